@@ -1,0 +1,18 @@
+"""What the lab provides: the model (`ask`), the task (`SPEC`, `HOLDOUT_TESTS`) and the sandbox (`run`)."""
+
+from . import tasks
+from .ask import ask
+from .errors import LabError, ModelError, SettingsError
+from .run import run
+from .tasks import HOLDOUT_TESTS, SPEC
+
+__all__ = [
+    "HOLDOUT_TESTS",
+    "LabError",
+    "ModelError",
+    "SPEC",
+    "SettingsError",
+    "ask",
+    "run",
+    "tasks",
+]

@@ -1,0 +1,114 @@
+"""The lab's task: the leap-year spec, its reference and buggy solutions, and the held-out tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Task:
+    """One programming task: what the agent is asked to build, and how the lab judges it."""
+
+    name: str
+    function: str
+    spec: str
+    reference: str
+    buggy: dict[str, str] = field(default_factory=dict)
+    holdout_tests: str = ""
+
+
+SPEC = """\
+Write a Python function `is_leap_year(year)` that returns True if `year` is a
+leap year in the Gregorian calendar, and False otherwise.
+
+The rules:
+- A year divisible by 4 is a leap year,
+- except a year divisible by 100, which is not a leap year,
+- unless it is also divisible by 400, which is a leap year.
+
+`year` must be a positive integer (1, 2, 3, ...). For anything else (zero, a
+negative number, a float, a string, None, or a bool) raise ValueError.
+"""
+
+REFERENCE_SOLUTION = '''\
+def is_leap_year(year):
+    """Return True if year is a leap year in the Gregorian calendar."""
+    if isinstance(year, bool) or not isinstance(year, int) or year < 1:
+        raise ValueError(f"year must be a positive integer, got {year!r}")
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+'''
+
+_VALIDATION = '''\
+    if isinstance(year, bool) or not isinstance(year, int) or year < 1:
+        raise ValueError(f"year must be a positive integer, got {year!r}")
+'''
+
+# Planted mistakes: each is wrong in exactly one way. Good tests fail every one of them.
+BUGGY_SOLUTIONS = {
+    "forgets_centuries": "def is_leap_year(year):\n" + _VALIDATION + "    return year % 4 == 0\n",
+    "forgets_400_rule": "def is_leap_year(year):\n"
+    + _VALIDATION
+    + "    return year % 4 == 0 and year % 100 != 0\n",
+    "no_validation": "def is_leap_year(year):\n"
+    "    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n",
+}
+
+# Held-out years are chosen apart from the ones the offline model puts in its own tests,
+# so a solution that special-cases the visible tests cannot pass these by luck.
+HOLDOUT_TESTS = '''\
+import pytest
+
+
+def test_typical_leap_years():
+    for year in (1996, 2008, 2016, 2020, 2032):
+        assert is_leap_year(year) is True, year
+
+
+def test_typical_common_years():
+    for year in (1997, 2001, 2019, 2022, 2031):
+        assert is_leap_year(year) is False, year
+
+
+def test_centuries_are_common_years():
+    for year in (1700, 1800, 2200, 2300, 2500):
+        assert is_leap_year(year) is False, year
+
+
+def test_every_400th_year_is_a_leap_year():
+    for year in (400, 800, 1200, 2800, 3600):
+        assert is_leap_year(year) is True, year
+
+
+def test_far_future_years():
+    assert is_leap_year(40_000) is True
+    assert is_leap_year(1_000_100) is False
+    assert is_leap_year(12_345_676) is True
+    assert is_leap_year(10**12 + 1) is False
+
+
+def test_the_first_years():
+    assert [is_leap_year(y) for y in (1, 2, 3, 4)] == [False, False, False, True]
+
+
+def test_rejects_zero_and_negative_years():
+    for year in (0, -4, -400):
+        with pytest.raises(ValueError):
+            is_leap_year(year)
+
+
+def test_rejects_values_that_are_not_integers():
+    for year in (2024.0, "2024", None, True, [2024]):
+        with pytest.raises(ValueError):
+            is_leap_year(year)
+'''
+
+LEAP_YEAR = Task(
+    name="leap_year",
+    function="is_leap_year",
+    spec=SPEC,
+    reference=REFERENCE_SOLUTION,
+    buggy=BUGGY_SOLUTIONS,
+    holdout_tests=HOLDOUT_TESTS,
+)
+
+TASKS = {LEAP_YEAR.name: LEAP_YEAR}

@@ -1,0 +1,129 @@
+"""The reference agent: one way to write the five steps, as a teacher would hand it out."""
+
+import re
+
+import harness
+
+# A fence line is ``` plus an optional tag such as "python"; the code runs to the next ```.
+_FENCE = re.compile(r"```[ \t]*([\w+.-]*)[ \t]*\n(.*?)```", re.DOTALL)
+
+
+def extract_code(reply):
+    """Step 1. Return the code in a model's reply.
+
+    If the reply has a ``` fence, return the code of the first fenced block,
+    without the fence lines and without a leading `python` tag. Otherwise the
+    model sent bare code: return the whole reply, stripped of surrounding
+    whitespace.
+
+    >>> extract_code("Here you go:\\n```python\\nx = 1\\n```\\nEnjoy!")
+    'x = 1'
+    >>> extract_code("  x = 1\\n")
+    'x = 1'
+    """
+    match = _FENCE.search(reply)
+    if match is None:
+        return reply.strip()
+    # Blank lines just inside the fences are noise; indentation of the first line is not.
+    return match.group(2).strip("\n").rstrip()
+
+
+def write_tests(spec, ask=harness.ask):
+    """Step 2. Ask the model for tests of `spec` and return their code.
+
+    Ask through the `ask` you are given (a function: prompt in, reply out),
+    once. Put the spec in the prompt and ask for pytest test functions named
+    `test_*` that call the function directly (no import). Return the code from
+    the reply (use `extract_code`).
+
+    >>> code = write_tests(harness.SPEC)
+    >>> "def test_" in code
+    True
+    """
+    prompt = (
+        "You are writing tests before any code exists.\n\n"
+        f"Specification:\n{spec}\n"
+        "Write pytest test functions named test_* that check this specification: "
+        "typical cases, edge cases and invalid input. Call the function directly; "
+        "do not import it. Reply with one ```python code block."
+    )
+    return extract_code(ask(prompt))
+
+
+def write_solution(spec, ask=harness.ask, feedback=""):
+    """Step 3. Ask the model to implement `spec` and return the code.
+
+    Ask through the `ask` you are given, once. Put the spec in the prompt.
+    When `feedback` is not empty (what went wrong last time), put it in the
+    prompt too, so the model can fix its last attempt; when it is empty, leave
+    it out. Return the code from the reply (use `extract_code`).
+
+    >>> code = write_solution(harness.SPEC)
+    >>> "def is_leap_year" in code
+    True
+    """
+    prompt = f"Implement this specification in Python.\n\nSpecification:\n{spec}\n"
+    if feedback:
+        prompt += f"\nYour last attempt failed. Here is what went wrong:\n{feedback}\nFix it.\n"
+    prompt += "Reply with the complete function in one ```python code block."
+    return extract_code(ask(prompt))
+
+
+def solve(spec, ask=harness.ask, max_iters=4):
+    """Step 4. Drive the write -> run -> repair loop until the tests pass.
+
+    Write the tests once. Then, up to `max_iters` times: write a solution
+    (with feedback about the last failure, if any), run it against the tests
+    with `harness.run(code, tests)`, and stop as soon as it passes. A run
+    passes only when it has no error, no failed tests, and at least one test
+    passed. The feedback for the next attempt must name the failing tests.
+
+    Return a dict:
+        code     the last solution written
+        tests    the tests the model wrote
+        passed   True if the last run passed
+        iters    how many solutions were written
+        history  one entry per attempt: {"code": ..., "result": <run result>}
+
+    >>> out = solve(harness.SPEC)
+    >>> out["passed"], out["iters"]
+    (True, 2)
+    """
+    tests = write_tests(spec, ask)
+    code, passed, history, feedback = "", False, [], ""
+    for _ in range(max_iters):
+        code = write_solution(spec, ask, feedback)
+        result = harness.run(code, tests)
+        history.append({"code": code, "result": result})
+        # An error or an empty run proves nothing, so it never counts as a pass.
+        passed = result["error"] is None and not result["failed"] and result["passed"] > 0
+        if passed:
+            break
+        feedback = _describe_failure(result)
+    return {"code": code, "tests": tests, "passed": passed, "iters": len(history), "history": history}
+
+
+def _describe_failure(result):
+    """Say what went wrong in a run, in words a model can act on."""
+    lines = []
+    if result["error"]:
+        lines.append(f"The run did not complete: {result['error']}")
+    if result["failed"]:
+        lines.append("These tests failed: " + ", ".join(result["failed"]))
+    if result["output"]:
+        lines.append("Details:\n" + result["output"])
+    return "\n".join(lines)
+
+
+def holdout_check(solution_src):
+    """Step 5. Run the held-out tests on a solution; return the names that fail.
+
+    The held-out tests (`harness.HOLDOUT_TESTS`) were never shown to the model,
+    so a solution that only fits the visible tests fails some of them. Return
+    the list of failing test names; an empty list means the solution
+    generalises.
+
+    >>> holdout_check(harness.tasks.REFERENCE_SOLUTION)
+    []
+    """
+    return harness.run(solution_src, harness.HOLDOUT_TESTS)["failed"]
