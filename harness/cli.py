@@ -1,0 +1,41 @@
+"""The `spec2code` command: one entry point, each subcommand in its own module."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# name -> (module, one-line help). Each module has main(argv) -> exit code.
+COMMANDS = {
+    "lab": ("lab.launch", "set up and open the lab in JupyterLab"),
+    "try": ("harness.try_command", "run an agent on the spec and show each round"),
+    "check": ("checks.command", "grade the steps of an agent.py"),
+    "compare": ("checks.compare", "show your function beside the reference"),
+    "reset": ("checks.reset", "save your agent.py aside and start over from the stubs"),
+    "grade": ("checks.grade", "grade many submissions (CSV, JSON, JUnit XML, Gradescope)"),
+}
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = ["usage: spec2code COMMAND [options]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "Run 'spec2code COMMAND --help' for the options of one command."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"spec2code: unknown command {name!r}.\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    return module.main(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
