@@ -3,7 +3,7 @@
 from . import tasks
 from .ask import ask
 from .errors import LabError, ModelError, SettingsError
-from .run import run
+from .sandbox import run
 from .tasks import HOLDOUT_TESTS, SPEC
 
 __all__ = [
