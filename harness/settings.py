@@ -1,0 +1,123 @@
+"""Every environment variable the lab reads, with its default and meaning, in one place."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+from .errors import SettingsError
+
+PREFIX = "SPEC2CODE_"
+
+# name: (default as shown to people, one-line meaning). Read at call time with get(name).
+VARIABLES = {
+    "SPEC2CODE_MODEL": (
+        "offline",
+        "which model ask() uses: offline (scripted, no network), gaming (scripted, games the tests) or live",
+    ),
+    "SPEC2CODE_MODEL_NAME": ("gpt-4o-mini", "model name the live backend asks for, e.g. llama3.1 on Ollama"),
+    "SPEC2CODE_CACHE_DIR": (
+        ".cache/spec2code",
+        "folder of cached live replies: under the project folder, or ~/.cache/spec2code outside a source tree",
+    ),
+    "SPEC2CODE_REPLAY": ("0", "1 = answer only from the recorded cache and never call the live model"),
+    "SPEC2CODE_AGENT": ("lab/agent.py", "the agent.py that `spec2code try` and the checks use"),
+    "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
+    "OPENAI_API_KEY": ("(none)", "API key for the live model; any non-empty value for a local server without auth"),
+    "OPENAI_BASE_URL": (
+        "https://api.openai.com/v1",
+        "OpenAI-compatible endpoint of the live model, e.g. http://localhost:11434/v1 for Ollama",
+    ),
+}
+
+MODELS = ("offline", "gaming", "live")
+_YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def table() -> list[tuple[str, str, str]]:
+    """The variables as (name, default, description) rows, for the README and --help texts."""
+    return [(name, default, meaning) for name, (default, meaning) in VARIABLES.items()]
+
+
+def help_text() -> str:
+    """The variables as an indented plain-text block for a command's --help."""
+    lines = ["environment variables:"]
+    for name, default, meaning in table():
+        lines.append(f"  {name} (default: {default})\n      {meaning}")
+    return "\n".join(lines)
+
+
+def check(environ=None) -> None:
+    """Raise SettingsError if any SPEC2CODE_* variable is unknown (a typo) or has a bad value."""
+    environ = os.environ if environ is None else environ
+    for name in sorted(environ):
+        if name.startswith(PREFIX):
+            if name not in VARIABLES:
+                raise SettingsError(_unknown(name))
+            _parse(name, environ[name])
+
+
+def get(name: str, environ=None):
+    """The current value of one variable, parsed: str, bool (REPLAY), float (TIMEOUT) or Path (CACHE_DIR).
+
+    Read at call time, so a test or `spec2code try --model live` can set os.environ first.
+    Every SPEC2CODE_* variable is checked on each call, so a typo fails loudly wherever it is first noticed.
+    """
+    if name not in VARIABLES:
+        raise KeyError(_unknown(name))
+    environ = os.environ if environ is None else environ
+    check(environ)
+    raw = environ.get(name, "").strip()
+    if name.startswith(PREFIX):
+        return _parse(name, raw)
+    return raw or None  # OPENAI_*: left to the live backend
+
+
+def is_set(name: str, environ=None) -> bool:
+    """True if the variable is set to a non-empty value (rather than left at its default)."""
+    environ = os.environ if environ is None else environ
+    return bool(environ.get(name, "").strip())
+
+
+def default_cache_dir() -> Path:
+    """`.cache/spec2code` in the project folder (pyproject.toml above harness/), else ~/.cache/spec2code."""
+    project = Path(__file__).resolve().parent.parent
+    if (project / "pyproject.toml").is_file():
+        return project / ".cache" / "spec2code"
+    return Path.home() / ".cache" / "spec2code"
+
+
+def _parse(name: str, raw: str):
+    raw = raw.strip()
+    if name == "SPEC2CODE_MODEL":
+        value = raw.lower() or "offline"
+        if value not in MODELS:
+            hint = difflib.get_close_matches(value, MODELS, n=1)
+            guess = f" Did you mean {hint[0]!r}?" if hint else ""
+            choices = " | ".join(MODELS)
+            raise SettingsError(f"SPEC2CODE_MODEL={raw!r} is not a model the lab knows: use {choices}.{guess}")
+        return value
+    if name == "SPEC2CODE_REPLAY":
+        value = raw.lower() or "0"
+        if value not in _YES + _NO:
+            raise SettingsError(f"SPEC2CODE_REPLAY={raw!r} is not 1 or 0: set it to 1 to replay, or unset it.")
+        return value in _YES
+    if name == "SPEC2CODE_TIMEOUT":
+        try:
+            value = float(raw or VARIABLES[name][0])
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < float("inf"):
+            raise SettingsError(f"SPEC2CODE_TIMEOUT={raw!r} is not a positive number of seconds, e.g. 10.")
+        return value
+    if name == "SPEC2CODE_CACHE_DIR":
+        return Path(raw).expanduser() if raw else default_cache_dir()
+    return raw or VARIABLES[name][0]
+
+
+def _unknown(name: str) -> str:
+    known = [n for n in VARIABLES if n.startswith(PREFIX)]
+    hint = difflib.get_close_matches(name, known, n=1)
+    guess = f"Did you mean {hint[0]}? " if hint else ""
+    return f"Unknown setting {name}. {guess}The lab reads: {', '.join(known)}."

@@ -1,0 +1,106 @@
+"""The lab's environment variables: one table, read at call time, typos and bad values fail loudly."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness import settings
+from harness.errors import LabError, SettingsError
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for name in list(os.environ):
+        if name.startswith("SPEC2CODE_") or name.startswith("OPENAI_"):
+            monkeypatch.delenv(name)
+
+
+def test_table_lists_every_variable_with_default_and_meaning():
+    rows = settings.table()
+    names = [name for name, _, _ in rows]
+    assert names == [
+        "SPEC2CODE_MODEL",
+        "SPEC2CODE_MODEL_NAME",
+        "SPEC2CODE_CACHE_DIR",
+        "SPEC2CODE_REPLAY",
+        "SPEC2CODE_AGENT",
+        "SPEC2CODE_TIMEOUT",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+    ]
+    for name, default, meaning in rows:
+        assert default and meaning and "\n" not in meaning, name
+    assert all(name in settings.help_text() for name in names)
+
+
+def test_defaults():
+    assert settings.get("SPEC2CODE_MODEL") == "offline"
+    assert settings.get("SPEC2CODE_MODEL_NAME") == "gpt-4o-mini"
+    assert settings.get("SPEC2CODE_REPLAY") is False
+    assert settings.get("SPEC2CODE_AGENT") == "lab/agent.py"
+    assert settings.get("SPEC2CODE_TIMEOUT") == 10.0
+    assert settings.get("OPENAI_API_KEY") is None
+    assert settings.get("OPENAI_BASE_URL") is None
+
+
+def test_default_cache_dir_is_in_the_project_folder():
+    project = Path(settings.__file__).resolve().parent.parent
+    assert (project / "pyproject.toml").is_file()
+    assert settings.get("SPEC2CODE_CACHE_DIR") == project / ".cache" / "spec2code"
+
+
+def test_values_are_read_at_call_time(monkeypatch, tmp_path):
+    monkeypatch.setenv("SPEC2CODE_MODEL", "Live")
+    monkeypatch.setenv("SPEC2CODE_REPLAY", "1")
+    monkeypatch.setenv("SPEC2CODE_TIMEOUT", "2.5")
+    monkeypatch.setenv("SPEC2CODE_CACHE_DIR", str(tmp_path))
+    assert settings.get("SPEC2CODE_MODEL") == "live"
+    assert settings.get("SPEC2CODE_REPLAY") is True
+    assert settings.get("SPEC2CODE_TIMEOUT") == 2.5
+    assert settings.get("SPEC2CODE_CACHE_DIR") == tmp_path
+    monkeypatch.setenv("SPEC2CODE_REPLAY", "0")
+    assert settings.get("SPEC2CODE_REPLAY") is False
+
+
+def test_an_empty_value_means_the_default(monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_MODEL", "")
+    assert settings.get("SPEC2CODE_MODEL") == "offline"
+
+
+def test_a_typo_in_a_name_fails_loudly_and_suggests_the_right_one(monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_MODLE", "live")
+    with pytest.raises(SettingsError, match="Unknown setting SPEC2CODE_MODLE. Did you mean SPEC2CODE_MODEL?"):
+        settings.get("SPEC2CODE_TIMEOUT")  # any read notices it
+    with pytest.raises(LabError):
+        settings.check()
+
+
+@pytest.mark.parametrize(
+    "name, value, expected",
+    [
+        ("SPEC2CODE_MODEL", "foo", "SPEC2CODE_MODEL='foo' is not a model the lab knows: use offline | gaming | live."),
+        ("SPEC2CODE_MODEL", "ofline", "Did you mean 'offline'?"),
+        ("SPEC2CODE_REPLAY", "maybe", "SPEC2CODE_REPLAY='maybe' is not 1 or 0"),
+        ("SPEC2CODE_TIMEOUT", "ten", "SPEC2CODE_TIMEOUT='ten' is not a positive number of seconds"),
+        ("SPEC2CODE_TIMEOUT", "-1", "is not a positive number"),
+        ("SPEC2CODE_TIMEOUT", "nan", "is not a positive number"),
+    ],
+)
+def test_a_bad_value_fails_loudly(monkeypatch, name, value, expected):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError) as info:
+        settings.get(name)
+    assert expected in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_asking_for_a_variable_that_is_not_declared_is_a_programming_error():
+    with pytest.raises(KeyError, match="SPEC2CODE_COLOUR"):
+        settings.get("SPEC2CODE_COLOUR")
+
+
+def test_check_accepts_an_explicit_environment():
+    settings.check({"SPEC2CODE_MODEL": "gaming", "PATH": "/bin"})
+    with pytest.raises(SettingsError):
+        settings.check({"SPEC2CODE_NOPE": "1"})
