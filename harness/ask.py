@@ -1,7 +1,78 @@
-"""Placeholder: replaced by the model module (offline model, cache, live backend)."""
+"""The model: `ask(prompt)` returns its reply. Offline and scripted by default; live replies are cached."""
+
+from __future__ import annotations
+
+from . import cache, settings
+from .errors import ModelError, SettingsError
+
+PERSONAS = {"offline": "honest", "gaming": "gaming"}  # SPEC2CODE_MODEL -> persona of the scripted model
 
 
-def ask(prompt: str) -> str:
+def ask(prompt: str, *, sample: int = 0) -> str:
+    """Ask the model and return its reply (a string, usually with a ```python fenced block).
+
+    By default the model is a scripted offline stand-in: deterministic, instant, no network or key. SPEC2CODE_MODEL
+    picks the backend on every call: `offline` (default), `gaming` (a scripted model that tries to game the tests)
+    or `live` (an OpenAI-compatible server; see OPENAI_API_KEY, OPENAI_BASE_URL, SPEC2CODE_MODEL_NAME).
+
+    Only live replies are cached (in SPEC2CODE_CACHE_DIR): the scripted replies are computed, so caching them would
+    only hide changes to the script. The same prompt and `sample` give the cached reply again; another `sample`
+    index asks for another, separately cached, reply. With SPEC2CODE_REPLAY=1 replies come only from the cache and
+    a prompt that was never recorded is a ModelError. The scripted models ignore `sample`.
+
+    Example::
+
+        import harness
+        reply = harness.ask("Write pytest tests for this spec:\n" + harness.SPEC)
+        print(reply)  # prose and a ```python block of test functions
+    """
+    if not isinstance(prompt, str):
+        raise TypeError(f"ask() takes the prompt as a str, not {type(prompt).__name__}: build one string first.")
+    if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
+        raise TypeError(f"ask(..., sample=) takes a whole number 0, 1, 2, ..., not {sample!r}.")
+    backend = settings.get("SPEC2CODE_MODEL")
+    if settings.get("SPEC2CODE_REPLAY"):
+        if backend != "live" and settings.is_set("SPEC2CODE_MODEL"):
+            raise SettingsError(
+                f"SPEC2CODE_REPLAY=1 replays recorded live replies, but SPEC2CODE_MODEL={backend}. "
+                "Unset one of them (or set SPEC2CODE_MODEL=live)."
+            )
+        return _live(prompt, sample, replay=True)
+    if backend == "live":
+        return _live(prompt, sample, replay=False)
     from .offline_model import reply
 
-    return reply(prompt)
+    return reply(prompt, persona=PERSONAS[backend])
+
+
+def _live(prompt: str, sample: int, *, replay: bool) -> str:
+    from . import live_model
+
+    name = settings.get("SPEC2CODE_MODEL_NAME")
+    cache_dir = settings.get("SPEC2CODE_CACHE_DIR")
+    req = cache.request("live", name, prompt, {"temperature": live_model.TEMPERATURE}, sample)
+    hit = cache.lookup(req, cache_dir)
+    if hit is not None:
+        return hit
+    if replay:
+        raise ModelError(_replay_miss(name, sample, cache_dir))
+    text = live_model.reply(prompt, model=name, temperature=live_model.TEMPERATURE)
+    cache.store(req, text, cache_dir)
+    return text
+
+
+def _replay_miss(name: str, sample: int, cache_dir) -> str:
+    recorded = cache.models(cache_dir)
+    if recorded is None:
+        found = f"the cache folder {cache_dir} does not exist"
+    elif not recorded:
+        found = f"the cache folder {cache_dir} is empty"
+    else:
+        found = f"{cache_dir} holds " + ", ".join(f"{n} for model {m!r}" for m, n in sorted(recorded.items()))
+        if name not in recorded:
+            found += f" (set SPEC2CODE_MODEL_NAME={sorted(recorded, key=recorded.get)[-1]} to use them)"
+    return (
+        f"Replay mode (SPEC2CODE_REPLAY=1): this prompt for model {name!r} (sample {sample}) is not in the recorded "
+        f"cache; {found}. Point SPEC2CODE_CACHE_DIR at the class cache, or record it: run once with "
+        "SPEC2CODE_MODEL=live and OPENAI_API_KEY set, without SPEC2CODE_REPLAY."
+    )
