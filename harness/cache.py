@@ -80,22 +80,19 @@ def store(req: dict, reply: str, cache_dir: Path) -> Path:
     return path
 
 
-def summary(cache_dir: Path, limit: int = 10_000) -> str:
-    """A short description of what a cache folder holds, for error messages."""
+def models(cache_dir: Path) -> dict[str, int] | None:
+    """How many entries each model has in a cache folder (None if the folder does not exist), for messages."""
     cache_dir = Path(cache_dir)
     if not cache_dir.is_dir():
-        return f"{cache_dir} does not exist"
-    count, models = 0, set()
+        return None
+    counts: dict[str, int] = {}
     for path in cache_dir.glob("??/*.json"):
-        count += 1
-        if len(models) < 5 and count <= limit:
-            try:
-                models.add(str(json.loads(path.read_text(encoding="utf-8")).get("model")))
-            except (OSError, ValueError, AttributeError):
-                pass
-    if not count:
-        return f"{cache_dir} holds no entries"
-    return f"{cache_dir} holds {count} entries (models: {', '.join(sorted(models))})"
+        try:
+            model = str(json.loads(path.read_text(encoding="utf-8"))["model"])
+        except (OSError, ValueError, KeyError, TypeError):
+            model = "(damaged)"
+        counts[model] = counts.get(model, 0) + 1
+    return counts
 
 
 def _damaged(path: Path, why: str) -> None:

@@ -73,12 +73,13 @@ def test_a_damaged_entry_is_a_warning_naming_the_file_and_a_miss(tmp_path, conte
     assert cache.lookup(req(), tmp_path) == "fixed"
 
 
-def test_summary_describes_the_folder(tmp_path):
-    assert "does not exist" in cache.summary(tmp_path / "nope")
-    assert "holds no entries" in cache.summary(tmp_path)
+def test_models_counts_the_entries_of_each_model(tmp_path):
+    assert cache.models(tmp_path / "nope") is None
+    assert cache.models(tmp_path) == {}
     cache.store(req(), "a", tmp_path)
-    cache.store(req(sample=1, model="llama3.1"), "b", tmp_path)
-    assert cache.summary(tmp_path) == f"{tmp_path} holds 2 entries (models: llama3.1, m)"
+    cache.store(req(sample=1), "a", tmp_path)
+    cache.store(req(model="llama3.1"), "b", tmp_path)
+    assert cache.models(tmp_path) == {"m": 2, "llama3.1": 1}
 
 
 def _hammer(args):
