@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from . import cache, settings
 from .errors import ModelError, SettingsError
 
@@ -57,7 +59,15 @@ def _live(prompt: str, sample: int, *, replay: bool) -> str:
     if replay:
         raise ModelError(_replay_miss(name, sample, cache_dir))
     text = live_model.reply(prompt, model=name, temperature=live_model.TEMPERATURE)
-    cache.store(req, text, cache_dir)
+    try:
+        cache.store(req, text, cache_dir)
+    except OSError as exc:  # the reply is still good; only its copy is lost
+        warnings.warn(
+            f"Could not save the reply in the cache {cache_dir} ({exc.strerror or exc}); "
+            "set SPEC2CODE_CACHE_DIR to a folder you can write to.",
+            cache.CacheWarning,
+            stacklevel=3,
+        )
     return text
 
 

@@ -44,7 +44,7 @@ def lookup(req: dict, cache_dir: Path) -> str | None:
     path = path_for(req, cache_dir)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
         return _damaged(path, f"cannot be read ({exc.strerror or exc})")

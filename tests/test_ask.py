@@ -95,6 +95,17 @@ def test_a_corrupt_entry_is_warned_about_and_asked_again(monkeypatch, calls, env
     assert ask("p") == "live reply 2"  # repaired
 
 
+def test_a_cache_that_cannot_be_written_is_a_warning_not_a_crash(monkeypatch, calls, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SPEC2CODE_MODEL", "live")
+    monkeypatch.setenv("SPEC2CODE_CACHE_DIR", str(blocker / "cache"))
+    with pytest.warns(UserWarning) as record:
+        assert ask("p") == "live reply 1"
+    [warning] = record
+    assert re.match("Could not save the reply in the cache .* set SPEC2CODE_CACHE_DIR", str(warning.message))
+
+
 def test_replay_answers_from_the_cache_and_never_calls_the_model(monkeypatch, calls, env):
     monkeypatch.setenv("SPEC2CODE_MODEL", "live")
     recorded = ask("p")
