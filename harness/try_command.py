@@ -1,0 +1,274 @@
+"""`spec2code try`: run an agent on the spec, show each round, then judge the result on the held-out tests."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import os
+import sys
+import traceback
+from pathlib import Path
+
+import harness
+from harness import settings
+
+PROJECT = Path(__file__).resolve().parent.parent
+LAB_AGENT = PROJECT / "lab" / "agent.py"  # the default, once all its steps are started
+REFERENCE_AGENT = PROJECT / "solutions" / "agent.py"  # the fallback until then
+MAX_ITERS = 4  # attempts at a solution
+STEPS = {"extract_code": 1, "write_tests": 2, "write_solution": 3, "solve": 4, "holdout_check": 5}
+MODELS = {
+    "offline": "offline (scripted, no network)",
+    "gaming": "gaming (scripted, games the tests)",
+    "live": "live",
+}
+
+
+class BadInput(Exception):
+    """Something about the agent or the options that stops the run; the message is the one line to print."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `solve(harness.SPEC)` of an agent and print each round and the held-out verdict.
+
+    Exit code: 0 if the visible tests pass and so do the held-out ones, 1 if not, 2 if the run could not be made.
+    """
+    args = _parser().parse_args(argv)
+    saved = os.environ.get("SPEC2CODE_MODEL")
+    try:
+        if args.model:
+            os.environ["SPEC2CODE_MODEL"] = args.model  # ask() reads it on every call
+        settings.check()
+        path, note = _choose_agent(args.agent)
+        return _try(path, note, args.max_iters)
+    except (BadInput, harness.LabError) as problem:
+        print(f"spec2code try: {problem}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("spec2code try: interrupted.", file=sys.stderr)
+        return 130
+    finally:
+        if saved is None:
+            os.environ.pop("SPEC2CODE_MODEL", None)
+        else:
+            os.environ["SPEC2CODE_MODEL"] = saved
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="spec2code try",
+        description="Run an agent on the leap-year spec: show each attempt, then check the final code "
+        "against the held-out tests the model never saw.",
+        epilog="exit code: 0 solved and generalises, 1 not solved or not general, 2 could not run\n\n"
+        + settings.help_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--agent",
+        metavar="PATH",
+        help="the agent.py to run (default: $SPEC2CODE_AGENT, else lab/agent.py once all five steps are "
+        "started, else solutions/agent.py)",
+    )
+    parser.add_argument(
+        "--model",
+        choices=settings.MODELS,
+        help="the model for this run (default: $SPEC2CODE_MODEL, else offline)",
+    )
+    parser.add_argument(
+        "--max-iters", type=_positive, default=MAX_ITERS, metavar="N", help=f"attempts (default: {MAX_ITERS})"
+    )
+    return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of attempts, 1 or more")
+    return int(text)
+
+
+def _choose_agent(given: str | None) -> tuple[Path, str]:
+    """The agent file to run, and a note saying why when it is not the one the learner may expect."""
+    if given:
+        return Path(given), ""
+    if settings.is_set("SPEC2CODE_AGENT"):
+        return Path(settings.get("SPEC2CODE_AGENT")), ""
+    if not LAB_AGENT.is_file():
+        return REFERENCE_AGENT, f"{_shown(LAB_AGENT)} does not exist, so this runs the reference"
+    try:
+        unstarted = _first_unstarted_step(LAB_AGENT.read_text(encoding="utf-8"))
+    except (SyntaxError, ValueError, UnicodeDecodeError):
+        return LAB_AGENT, ""  # let the load report the problem
+    if unstarted:
+        return REFERENCE_AGENT, (
+            f"{_step(unstarted)} is not started yet in {_shown(LAB_AGENT)}, so this runs the reference; "
+            f"use --agent {_shown(LAB_AGENT)} to run yours"
+        )
+    return LAB_AGENT, ""
+
+
+def _first_unstarted_step(source: str) -> str | None:
+    """The first of the five functions that is missing or still only raises NotImplementedError."""
+    functions = {node.name: node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+    for name in STEPS:
+        body = functions[name].body if name in functions else []
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        only_raises = len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.dump(body[0])
+        if not body or only_raises:
+            return name
+    return None
+
+
+def _try(path: Path, note: str, max_iters: int) -> int:
+    agent = _load(path)
+    model = settings.get("SPEC2CODE_MODEL")
+    print(f"Agent: {_shown(path)}" + (f"  ({note})" if note else ""))
+    print(f"Model: {MODELS[model]}" + (f" ({settings.get('SPEC2CODE_MODEL_NAME')})" if model == "live" else ""))
+    print()
+
+    out = _call(agent, path, "solve", harness.SPEC, max_iters=max_iters)
+    code, history = _check_solve_result(out)
+    for number, attempt in enumerate(history, 1):
+        print(f"Attempt {number}: {_describe(attempt.get('result') if isinstance(attempt, dict) else None)}")
+    passed = bool(out.get("passed"))
+    attempts = len(history)
+    if passed:
+        print(f"The visible tests pass after {attempts} attempt{'s' if attempts != 1 else ''}.")
+    else:
+        print(f"The visible tests still fail after {attempts} attempt{'s' if attempts != 1 else ''}.")
+    print("\nFinal code:\n" + "\n".join("    " + line for line in code.splitlines()) + "\n")
+
+    failing = _call(agent, path, "holdout_check", code)
+    if not isinstance(failing, (list, tuple)):
+        raise BadInput(f"{_step('holdout_check')} returned {_short(repr(failing))}; expected a list of test names.")
+    names = _test_names(harness.HOLDOUT_TESTS)
+    score = f"Held-out tests: {len(names) - len(set(failing))}/{len(names)} passed"
+    if not failing:
+        if passed:
+            print(f"{score}. The solution generalises.")
+            return 0
+        print(f"{score}, but the visible tests did not: the model's own tests may be wrong, or the loop stopped early.")
+        return 1
+    score += " — failing: " + ", ".join(map(str, failing)) + "."
+    if passed:
+        print(
+            f"{score} The visible tests went green but the held-out tests did not: the model fitted the tests "
+            "instead of solving the problem. This is what step 5 guards against."
+        )
+    else:
+        print(f"{score} The visible tests did not pass either: the agent did not solve the problem.")
+    return 1
+
+
+def _load(path: Path):
+    """Import an agent file by path; any problem becomes one line naming the file (and the line)."""
+    if not path.exists():
+        raise BadInput(f"no agent file at {_shown(path)}. Check the path, or try --agent solutions/agent.py.")
+    if not path.is_file():
+        raise BadInput(f"{_shown(path)} is not a file; give the path of an agent.py.")
+    try:
+        source = path.read_text(encoding="utf-8")
+        compile(source, str(path), "exec")
+    except SyntaxError as error:
+        raise BadInput(f"syntax error in {_shown(path)}:{error.lineno}: {error.msg}. Fix it and run again.") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise BadInput(f"cannot read {_shown(path)} as Python source: {error}.") from None
+    spec = importlib.util.spec_from_file_location("spec2code_try_agent", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)  # runs the agent's top-level code in this process
+    except harness.LabError:
+        raise
+    except Exception as error:
+        raise BadInput(f"{_shown(path)} fails when imported{_where(error, path)}: {_error_line(error)}") from None
+    return module
+
+
+def _call(agent, path: Path, name: str, *args, **kwargs):
+    """Call one step of the agent; turn what it raises into a one-line message naming the step."""
+    function = getattr(agent, name, None)
+    if not callable(function):
+        raise BadInput(f"{_shown(path)} has no function {name} ({_step(name)}).")
+    try:
+        return function(*args, **kwargs)
+    except harness.LabError:
+        raise
+    except NotImplementedError as error:
+        frames = traceback.extract_tb(error.__traceback__)
+        last = frames[-1]
+        if _same_file(last.filename, path) and last.name in STEPS:
+            raise BadInput(
+                f"{_step(last.name)} is not started yet in {_shown(path)}; "
+                "try --agent solutions/agent.py to see the reference"
+            ) from None
+        raise BadInput(f"{_step(name)} raised {_error_line(error)}{_where(error, path)}") from None
+    except Exception as error:
+        raise BadInput(f"{_step(name)} raised {_error_line(error)}{_where(error, path)}") from None
+
+
+def _check_solve_result(out) -> tuple[str, list]:
+    expected = "expected a dict with code, tests, passed, iters and history"
+    if not isinstance(out, dict):
+        raise BadInput(f"{_step('solve')} returned {_short(repr(out))}; {expected}.")
+    code, history = out.get("code"), out.get("history")
+    if not isinstance(code, str) or not isinstance(history, list):
+        raise BadInput(f"{_step('solve')} returned a dict with keys {sorted(map(str, out))}; {expected}.")
+    return code, history
+
+
+def _describe(result) -> str:
+    """One line for one attempt: tests passed out of total, the failing names, and the error if any."""
+    if not isinstance(result, dict):
+        return f"no run result in the history entry (got {_short(repr(result))})"
+    line = f"{result.get('passed', '?')}/{result.get('total', '?')} tests passed"
+    if result.get("failed"):
+        line += " — failing: " + ", ".join(map(str, result["failed"]))
+    if result.get("error"):
+        line += f" — error: {result['error']}"
+    return line
+
+
+def _test_names(source: str) -> list[str]:
+    functions = [node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)]
+    return [function.name for function in functions if function.name.startswith("test")]
+
+
+def _step(name: str) -> str:
+    return f"step {STEPS[name]} ({name})" if name in STEPS else name
+
+
+def _where(error: BaseException, path: Path) -> str:
+    """' at file:line' for the innermost frame of the traceback that is in the agent file."""
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if _same_file(frame.filename, path):
+            return f" at {_shown(path)}:{frame.lineno}"
+    return ""
+
+
+def _error_line(error: BaseException) -> str:
+    message = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {_short(message[0])}" if message else type(error).__name__
+
+
+def _same_file(filename: str, path: Path) -> bool:
+    try:
+        return Path(filename).resolve() == path.resolve()
+    except OSError:
+        return False
+
+
+def _shown(path: Path) -> str:
+    """The path as the learner would type it: relative to the current folder when it is inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""`spec2code try`: the rounds and the held-out verdict it prints, and one clear line for each kind of bad input."""
+
+import pytest
+
+from harness import try_command
+from harness.try_command import REFERENCE_AGENT
+
+STUB = '''\
+import harness
+
+
+def extract_code(reply):
+    """Step 1."""
+    raise NotImplementedError
+
+
+def write_tests(spec, ask=harness.ask):
+    raise NotImplementedError
+
+
+def write_solution(spec, ask=harness.ask, feedback=""):
+    raise NotImplementedError
+
+
+def solve(spec, ask=harness.ask, max_iters=4):
+    """Step 4."""
+    raise NotImplementedError
+
+
+def holdout_check(solution_src):
+    raise NotImplementedError
+'''
+
+
+def with_solve(body):
+    """The stub agent, with one line as the body of solve."""
+    return STUB.replace('    """Step 4."""\n    raise NotImplementedError', "    " + body)
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch):
+    for name in ("SPEC2CODE_MODEL", "SPEC2CODE_AGENT", "SPEC2CODE_REPLAY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def sandbox_until_it_lands(monkeypatch):  # TEMPORARY: removed once harness.run is the real sandbox
+    import sys
+
+    import harness
+
+    try:
+        harness.run("", "")
+    except NotImplementedError:
+        sys.path.insert(0, str(REFERENCE_AGENT.parent.parent / "tests"))
+        from test_offline_model import _run_with_pytest
+
+        monkeypatch.setattr(harness, "run", _run_with_pytest)
+    except Exception:
+        pass
+
+
+def run_try(capsys, *argv):
+    code = try_command.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_reference_agent_with_the_offline_model_solves_and_generalises(capsys):
+    code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "offline")
+    assert (code, err) == (0, "")
+    assert "Model: offline (scripted, no network)" in out
+    assert "Attempt 1: 10/11 tests passed — failing: test_centuries_are_not_leap_years\n" in out
+    assert "Attempt 2: 11/11 tests passed\n" in out
+    assert "Attempt 3" not in out
+    assert "The visible tests pass after 2 attempts." in out
+    assert out.rstrip().endswith("Held-out tests: 8/8 passed. The solution generalises.")
+
+
+def test_the_gaming_model_goes_green_on_its_tests_and_is_caught_by_the_held_out_ones(capsys):
+    code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "gaming")
+    assert (code, err) == (1, "")
+    assert "Model: gaming (scripted, games the tests)" in out
+    assert "Attempt 2: 11/11 tests passed\n" in out
+    assert "if year in (1900, 2100):" in out  # the final code is shown, special cases and all
+    assert (
+        "Held-out tests: 6/8 passed — failing: test_centuries_are_common_years, test_far_future_years. "
+        "The visible tests went green but the held-out tests did not: the model fitted the tests instead of "
+        "solving the problem. This is what step 5 guards against."
+    ) in out
+
+
+def test_one_attempt_is_not_enough_for_the_honest_model(capsys):
+    code, out, _ = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--max-iters", "1")
+    assert code == 1
+    assert "The visible tests still fail after 1 attempt." in out
+    assert (
+        "Held-out tests: 6/8 passed — failing: test_centuries_are_common_years, test_far_future_years. "
+        "The visible tests did not pass either: the agent did not solve the problem."
+    ) in out
+
+
+def test_the_model_option_lasts_only_for_the_run(capsys, monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_MODEL", "offline")
+    run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "gaming")
+    import os
+
+    assert os.environ["SPEC2CODE_MODEL"] == "offline"
+
+
+def test_the_agent_can_come_from_the_environment(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SPEC2CODE_AGENT", str(tmp_path / "from_env.py"))
+    code, out, err = run_try(capsys)
+    assert code == 2 and out == ""
+    missing = tmp_path / "from_env.py"
+    assert err == f"spec2code try: no agent file at {missing}. Check the path, or try --agent solutions/agent.py.\n"
+
+
+def test_a_missing_agent_file_is_one_line(capsys, tmp_path):
+    code, out, err = run_try(capsys, "--agent", str(tmp_path / "agent.py"))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "no agent file at" in err and "Traceback" not in err
+
+
+def test_a_syntax_error_names_the_file_and_line(capsys, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text("import harness\n\n\ndef extract_code(reply)\n    return reply\n")
+    code, out, err = run_try(capsys, "--agent", str(agent))
+    assert code == 2 and out == ""
+    assert err.startswith(f"spec2code try: syntax error in {agent}:4: ")
+    assert err.count("\n") == 1
+
+
+def test_an_error_at_import_names_the_file_and_line(capsys, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text("import harness\n\nMODEL = harness.no_such_thing\n")
+    code, _, err = run_try(capsys, "--agent", str(agent))
+    assert code == 2
+    assert err.startswith(f"spec2code try: {agent} fails when imported at {agent}:3: AttributeError: ")
+
+
+def test_a_step_not_started_says_which_and_where_to_look(capsys, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text(STUB)
+    code, out, err = run_try(capsys, "--agent", str(agent))
+    assert code == 2
+    assert err == (
+        f"spec2code try: step 4 (solve) is not started yet in {agent}; "
+        "try --agent solutions/agent.py to see the reference\n"
+    )
+
+
+def test_a_step_that_calls_a_stub_names_the_stub(capsys, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text(with_solve("return write_tests(spec, ask)"))
+    code, _, err = run_try(capsys, "--agent", str(agent))
+    assert code == 2
+    assert err.startswith("spec2code try: step 2 (write_tests) is not started yet in ")
+
+
+def test_a_crash_in_a_step_is_one_line_with_the_place(capsys, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text(with_solve('return {}["code"]'))
+    code, _, err = run_try(capsys, "--agent", str(agent))
+    assert code == 2
+    assert err == f"spec2code try: step 4 (solve) raised KeyError: 'code' at {agent}:18\n"
+
+
+def test_a_solve_that_returns_the_wrong_shape_is_named(capsys, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text(with_solve("return 'done'"))
+    code, _, err = run_try(capsys, "--agent", str(agent))
+    assert code == 2
+    assert err == (
+        "spec2code try: step 4 (solve) returned 'done'; "
+        "expected a dict with code, tests, passed, iters and history.\n"
+    )
+
+
+def test_a_lab_error_from_the_model_is_its_message(capsys, monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_REPLAY", "1")
+    monkeypatch.setenv("SPEC2CODE_CACHE_DIR", "/nonexistent/spec2code-cache")
+    code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "live")
+    assert code == 2
+    assert err.startswith("spec2code try: Replay mode (SPEC2CODE_REPLAY=1)") and err.count("\n") == 1
+
+
+def test_a_typo_in_a_setting_is_one_line(capsys, monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_MODLE", "gaming")
+    code, _, err = run_try(capsys, "--agent", str(REFERENCE_AGENT))
+    assert code == 2
+    assert err.startswith("spec2code try: Unknown setting SPEC2CODE_MODLE. Did you mean SPEC2CODE_MODEL?")
+
+
+def test_the_default_agent_is_the_reference_until_every_lab_step_is_started(monkeypatch, tmp_path):
+    lab = tmp_path / "agent.py"
+    monkeypatch.setattr(try_command, "LAB_AGENT", lab)
+    path, note = try_command._choose_agent(None)
+    assert path == REFERENCE_AGENT and "does not exist" in note
+    lab.write_text(STUB)
+    path, note = try_command._choose_agent(None)
+    assert path == REFERENCE_AGENT and note.startswith("step 1 (extract_code) is not started yet in ")
+    lab.write_text(REFERENCE_AGENT.read_text())
+    assert try_command._choose_agent(None) == (lab, "")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two"])
+def test_max_iters_must_be_a_positive_whole_number(capsys, value):
+    with pytest.raises(SystemExit) as exit_:
+        try_command.main(["--max-iters", value])
+    assert exit_.value.code == 2
+    assert "is not a whole number of attempts" in capsys.readouterr().err
+
+
+def test_help_lists_the_options_and_settings(capsys):
+    with pytest.raises(SystemExit):
+        try_command.main(["--help"])
+    out = capsys.readouterr().out
+    assert "--agent PATH" in out and "--model {offline,gaming,live}" in out and "SPEC2CODE_MODEL" in out
