@@ -24,6 +24,7 @@ VARIABLES = {
     "SPEC2CODE_REPLAY": ("0", "1 = answer only from the recorded cache and never call the live model"),
     "SPEC2CODE_AGENT": ("lab/agent.py", "the agent.py that `spec2code try` and the checks use"),
     "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
+    "SPEC2CODE_SANDBOX_DEBUG": ("(unset)", "any value: the sandbox keeps its own output (for debugging the lab itself)"),
     "OPENAI_API_KEY": ("(none)", "API key for the live model; any non-empty value for a local server without auth"),
     "OPENAI_BASE_URL": (
         "https://api.openai.com/v1",
@@ -113,6 +114,8 @@ def _parse(name: str, raw: str):
         return value
     if name == "SPEC2CODE_CACHE_DIR":
         return Path(raw).expanduser() if raw else default_cache_dir()
+    if name == "SPEC2CODE_SANDBOX_DEBUG":
+        return raw  # "" when unset
     return raw or VARIABLES[name][0]
 
 

@@ -26,6 +26,7 @@ def test_table_lists_every_variable_with_default_and_meaning():
         "SPEC2CODE_REPLAY",
         "SPEC2CODE_AGENT",
         "SPEC2CODE_TIMEOUT",
+        "SPEC2CODE_SANDBOX_DEBUG",
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
     ]
@@ -40,6 +41,7 @@ def test_defaults():
     assert settings.get("SPEC2CODE_REPLAY") is False
     assert settings.get("SPEC2CODE_AGENT") == "lab/agent.py"
     assert settings.get("SPEC2CODE_TIMEOUT") == 10.0
+    assert settings.get("SPEC2CODE_SANDBOX_DEBUG") == ""
     assert settings.get("OPENAI_API_KEY") is None
     assert settings.get("OPENAI_BASE_URL") is None
 
