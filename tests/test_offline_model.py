@@ -55,7 +55,7 @@ PROMPTS = {
     "terse": ("tests for: " + SPEC, TESTS),
     "terser": ("leap year tests", TESTS),
     "blockquoted spec": ("Write unit tests for this:\n\n" + BLOCKQUOTE, TESTS),
-    "fenced spec, ask after": ("```\n" + SPEC + "```\n\nNow give me a pytest test suite for the function above.", TESTS),
+    "fenced spec, ask after": ("```\n" + SPEC + "```\n\nNow give me a pytest test suite for the above.", TESTS),
     "chatty paraphrase": (
         "Hi! I'm learning TDD and I'd love some help. Could you come up with test cases for a function that "
         "decides whether a year is a leap year? " + PARAPHRASE + " Thanks so much!",
