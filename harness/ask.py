@@ -25,7 +25,7 @@ def ask(prompt: str, *, sample: int = 0) -> str:
     Example::
 
         import harness
-        reply = harness.ask("Write pytest tests for this spec:\n" + harness.SPEC)
+        reply = harness.ask("Write pytest tests for this spec:\\n" + harness.SPEC)
         print(reply)  # prose and a ```python block of test functions
     """
     if not isinstance(prompt, str):
@@ -78,7 +78,9 @@ def _replay_miss(name: str, sample: int, cache_dir) -> str:
     elif not recorded:
         found = f"the cache folder {cache_dir} is empty"
     else:
-        found = f"{cache_dir} holds " + ", ".join(f"{n} for model {m!r}" for m, n in sorted(recorded.items()))
+        found = f"{cache_dir} holds " + ", ".join(
+            f"{n} {'entry' if n == 1 else 'entries'} for model {m!r}" for m, n in sorted(recorded.items())
+        )
         if name not in recorded:
             found += f" (set SPEC2CODE_MODEL_NAME={sorted(recorded, key=recorded.get)[-1]} to use them)"
     return (

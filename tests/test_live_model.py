@@ -141,7 +141,7 @@ def test_a_replay_miss_says_what_is_missing_where_it_looked_and_how_to_record(mo
 def test_a_replay_miss_names_the_models_the_cache_was_recorded_with(monkeypatch, env):
     cache.store(cache.request("live", "llama3.1", "p", {"temperature": live_model.TEMPERATURE}), "r", env)
     monkeypatch.setenv("SPEC2CODE_REPLAY", "1")
-    with pytest.raises(ModelError, match="holds 1 for model 'llama3.1' .set SPEC2CODE_MODEL_NAME=llama3.1"):
+    with pytest.raises(ModelError, match="holds 1 entry for model 'llama3.1' .set SPEC2CODE_MODEL_NAME=llama3.1"):
         ask("p")
     monkeypatch.setenv("SPEC2CODE_MODEL_NAME", "llama3.1")
     assert ask("p") == "r"
