@@ -93,21 +93,22 @@ _TASK = re.compile(r"leap[\W_]*year|\bleap\b[^\n]*\byear|\byear\b[^\n]*\bleap\b"
 # Signs that the prompt carries the result of a run: these mean FIX, even if the prompt also says "test".
 _FEEDBACK = re.compile(
     r"traceback|assertionerror|\b\w*error:|^\s*E\s{2,}"
-    r"|\bfail(s|ed|ing|ures?)\b|\bdid(n't| not) pass\b|\b\d+ passed\b"
+    r"|\bfail(s|ed)\b|\bfailing( tests?\b| test_|:)|\b(is|are|was|were|keeps?|still) failing\b|\b\d+ failures?\b"
+    r"|\bfailures?:|\bdid(n['’]t| not) pass\b|\b\d+ passed\b"
     r"|\bfix\b|\bcorrect (it|this|that|the|your|my)\b|\btry again\b|\bbroken\b"
     r"|\bstill (wrong|broken|incorrect|not)\b|\b(is|was|are|were|gives?|returns?|got) (\w+ )?(wrong|incorrect)\b"
     r"|\b(last|previous|earlier) (attempt|try|version|solution|code|function|implementation)\b"
-    r"|\b(doesn't|does not|didn't|did not) work\b|\bbut (it )?should\b|\bexpected\b[^\n]*\bgot\b",
+    r"|\b(doesn['’]t|does not|didn['’]t|did not) work\b|\bbut (it )?should\b|\bexpected\b[^\n]*\bgot\b",
     re.I | re.M,
 )
 # Phrases that mention tests without asking for them ("make it pass the tests", "no tests, please").
 _NOT_ASKING_FOR_TESTS = re.compile(
-    r"\b(don't|do not|no need to|without|never|not|no)\b[^.\n]{0,25}?\btest"
+    r"\b(don['’]t|do not|no need to|without|never|not|no)\b[^.\n]{0,25}?\btest"
     r"|\bpass(es|ing)?\b[^.\n]{0,20}?\btest",
     re.I,
 )
 _ASKS_FOR_TESTS = re.compile(
-    r"\bunit[\s-]?tests?\b|\btest[\s-]?(cases?|suite|functions?|module|file)\b|\bpytest\b"
+    r"\bunit[\s-]?tests?\b|\btest[\s_*-]*(cases?|suite|functions?|module|file)\b|\bpytest\b"
     r"|\btests? (for|of|that|to|covering|which)\b|^\W*tests?\b|^\W*(\S+\s+){0,3}tests?\W*$"
     r"|\b(write|writing|give|generate|create|produce|draft|add|need|want|suggest|propose|list|provide)"
     r"\b(\s+[\w`'-]+){0,3}?\s+tests?\b",

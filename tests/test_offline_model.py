@@ -66,6 +66,12 @@ PROMPTS = {
         TESTS,
     ),
     "tests only": ("Spec:\n" + SPEC + "\nTask: a test suite only, no implementation yet.", TESTS),
+    "mentions failures": (
+        "Write tests for " + PARAPHRASE + " Give every assert a message so failures are easy to read, and make "
+        "sure they catch failing implementations.",
+        TESTS,
+    ),
+    "test_ functions": ("Please write test_ functions for is_leap_year.", TESTS),
     "names the test style": (
         SPEC + "\nPlease write tests, one function per rule, named like test_centuries_are_not_leap_years.",
         TESTS,
@@ -91,6 +97,8 @@ PROMPTS = {
         "The test test_centuries_are_not_leap_years fails. Write a solution that passes the tests.\n\n" + SPEC,
         FIX,
     ),
+    "failing tests listed": ("Failing tests:\n- test_centuries_are_not_leap_years\nUpdate is_leap_year.", FIX),
+    "still failing": ("is_leap_year is still failing on 1900. Another go?", FIX),
     "pytest summary": (
         SPEC + "\nFAILED test_is_leap_year.py::test_centuries_are_not_leap_years - assert True is False\n"
         "1 failed, 10 passed in 0.03s",
