@@ -1,0 +1,134 @@
+"""How a check is written: a function of the agent whose docstring is the sentence the student reads.
+
+    @check
+    def drops_the_python_tag(agent):
+        \"\"\"drops the `python` tag of a ```python fence\"\"\"
+        got = agent.call("extract_code", "```python\\nx = 1\\n```")
+        if got != "x = 1":
+            fail(repr("x = 1"), got, hint="did you drop the ```python tag?")
+
+A check passes by returning and fails by raising CheckFailed (what was expected, what came back, a hint).
+The engine runs it; the step's pytest file shows the engine's verdicts to pytest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+MAX_SHOWN = 200  # characters of a value shown in a message before it is cut short
+
+
+@dataclass(frozen=True)
+class Check:
+    """One behaviour of one step."""
+
+    name: str
+    description: str
+    run: Callable
+
+
+class CheckFailed(Exception):
+    """A check's verdict: the behaviour is not there. The message says expected and got; the hint, what to try."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+_REGISTRY: dict[str, list[Check]] = {}
+
+
+def check(function: Callable) -> Callable:
+    """Register `function` as a check of the step its module defines; its docstring's first line is its sentence."""
+    description = (function.__doc__ or function.__name__).strip().splitlines()[0]
+    _REGISTRY.setdefault(function.__module__, []).append(Check(function.__name__, description, function))
+    return function
+
+
+def checks_in(module) -> list[Check]:
+    return list(_REGISTRY.get(module.__name__, []))
+
+
+def cut(value, limit: int = MAX_SHOWN) -> str:
+    """`repr(value)`, cut short to about `limit` characters."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}… ({len(text)} characters in all)"
+
+
+def fail(expected: str, got, hint: str = "") -> None:
+    """Fail the check: `expected` is said in words (or a cut() value); `got` is the value that came back."""
+    raise CheckFailed(f"expected {expected}, got {cut(got)}", hint)
+
+
+def need(condition: bool, message: str, hint: str = "") -> None:
+    """Fail the check with `message` unless `condition` holds."""
+    if not condition:
+        raise CheckFailed(message, hint)
+
+
+def need_type(got, kind: type, function: str, hint: str = "") -> None:
+    """Fail unless `got` is exactly of type `kind` (a str, a list, a dict...)."""
+    if type(got) is not kind:
+        name = {str: "a str", list: "a list", dict: "a dict", bool: "a bool", int: "an int"}.get(kind, kind.__name__)
+        fail(f"{function} to return {name}", got, hint or f"return {name}, not {type(got).__name__}")
+
+
+def asked_once(model, function: str) -> str:
+    """The one prompt `function` sent through the ask it was given; fail if it asked another way or another count."""
+    given, default = model.given, model.default
+    if default and not given:
+        raise CheckFailed(
+            f"expected {function} to call the ask it was given, but it called harness.ask {len(default)} time(s)",
+            "you called harness.ask instead of the ask you were given: use the `ask` parameter",
+        )
+    if len(given) != 1:
+        raise CheckFailed(
+            f"expected {function} to call ask once, but it called it {len(given)} times",
+            "ask once, return the code from that one reply" if given else "call ask(prompt) and use its reply",
+        )
+    prompt = given[0]
+    need_type(prompt, str, "ask", "build the prompt as one string, then call ask(prompt)")
+    return prompt
+
+
+def prompt_sent(model, function: str) -> str:
+    """The last prompt `function` sent, through the ask it was given or harness.ask (other checks judge which)."""
+    prompts = [prompt for _, prompt in model.calls]
+    need(bool(prompts), f"expected {function} to call ask, but it did not", "call ask(prompt) and use its reply")
+    need_type(prompts[-1], str, "ask", "build the prompt as one string, then call ask(prompt)")
+    return prompts[-1]
+
+
+def pytest_view(number: int, module: str):
+    """A parametrized pytest test showing the engine's verdict on each check of step `number` (one per check)."""
+    import pytest
+
+    names = [c.name for c in _REGISTRY.get(module, [])]
+
+    @pytest.mark.parametrize("check", names)
+    def test_check(check, graded):
+        verdict(graded, number, check)
+
+    return test_check
+
+
+def verdict(graded: dict, number: int, name: str) -> None:
+    """Pass, fail or skip (not started, blocked) the way the engine decided for one check."""
+    import pytest
+
+    step = next((s for s in graded["steps"] if s["step"] == number), None)
+    if step is None:
+        pytest.skip(f"step {number} was not graded")
+    found = next((c for c in step["checks"] if c["name"] == name), None)
+    found = found or (step["checks"][0] if step["status"] == "failed" and step["checks"] else None)
+    if found is None:
+        pytest.skip(step["status"])
+    if found["status"] == "passed":
+        return
+    if found["status"] == "failed":
+        hint = f"\nhint: {found['hint']}" if found["hint"] else ""
+        pytest.fail(f"{found['description']}\n{found['message']}{hint}", pytrace=False)
+    pytest.skip(found["message"] or found["status"])

@@ -1,0 +1,148 @@
+"""The grading engine: run each step's checks against an agent.py in a child process and say what happened."""
+
+from __future__ import annotations
+
+from .boundary import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .define import Check, CheckFailed
+from .steps import BY_NUMBER, STEPS, Step, shown, step
+from .steps import agent_path as resolve_agent
+
+PASSED, FAILED, NOT_STARTED, BLOCKED = "passed", "failed", "not started", "blocked"
+
+_LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
+
+
+def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None) -> dict:
+    """Grade the steps of one agent.py and return the verdict as plain data.
+
+    agent_path: the agent.py (default: $SPEC2CODE_AGENT, else lab/agent.py).
+    steps: step numbers or function names to report (default: all five); the steps they need are graded too.
+    timeout: if given, the most seconds one call of a learner's function may take (default: 3 s for steps 1-3,
+        10 s for steps 4-5). A call that takes longer is stopped and fails its check.
+
+    Returns {"agent": path, "steps": [{"step", "name", "title", "status", "checks": [{"name", "description",
+    "status", "message", "hint"}, ...]}, ...], "passed": steps passed, "total": steps reported}, where a status is
+    "passed", "failed", "not started" or "blocked".
+    """
+    path = resolve_agent(agent_path)
+    wanted = sorted({step(key).number for key in steps}) if steps else [s.number for s in STEPS]
+    needed = set(wanted)
+    for number in sorted(wanted, reverse=True):
+        needed.update(BY_NUMBER[number].needs)
+    results, statuses = {}, {}
+    with Agent(path) as agent:
+        for current in STEPS:
+            if current.number in needed:
+                results[current.number] = _grade_step(agent, current, statuses, timeout)
+                statuses[current.number] = results[current.number]["status"]
+    reported = [results[number] for number in wanted]
+    return {
+        "agent": shown(path),
+        "steps": reported,
+        "passed": sum(r["status"] == PASSED for r in reported),
+        "total": len(reported),
+    }
+
+
+class _StepAgent:
+    """The agent as one step's checks see it: every call has that step's time limit."""
+
+    def __init__(self, agent: Agent, time_limit: float):
+        self._agent, self._limit = agent, time_limit
+
+    def call(self, function: str, *args, **kwargs):
+        return self._agent.call(function, *args, time_limit=self._limit, **kwargs)
+
+
+def _grade_step(agent: Agent, current: Step, statuses: dict, timeout) -> dict:
+    checks = current.checks()
+    limit = current.time_limit if timeout is None else min(current.time_limit, timeout)
+    bound = _StepAgent(agent, limit)
+    try:
+        agent.load()
+    except LoadFailed as exc:
+        return _step(current, FAILED, [_result("loads", "agent.py loads", FAILED, str(exc), exc.hint)])
+    if current.function not in agent.functions:
+        message = f"agent.py has no function named {current.function}"
+        hint = "keep the five functions of the stubs with their names (spec2code reset restores them, saving yours)"
+        return _step(current, FAILED, [_result("defines_function", f"defines {current.function}", FAILED, message, hint)])
+
+    blockers = [n for n in current.needs if statuses.get(n) != PASSED]
+    if blockers:
+        status = NOT_STARTED if _still_a_stub(checks[0], bound) else BLOCKED
+        if status == NOT_STARTED:
+            message = _not_started(current)
+        else:
+            message = f"blocked until step {blockers[0]} ({BY_NUMBER[blockers[0]].function}) passes"
+        return _step(current, status, [_result(c.name, c.description, status, message) for c in checks])
+
+    results, stopped = [], None
+    for index, one in enumerate(checks):
+        if stopped:
+            results.append(_result(one.name, one.description, FAILED, stopped, ""))
+            continue
+        try:
+            one.run(bound)
+        except NotStarted:
+            if index == 0:
+                return _step(current, NOT_STARTED, [_result(c.name, c.description, NOT_STARTED, _not_started(current)) for c in checks])
+            message = f"part of {current.function} still raises NotImplementedError"
+            results.append(_result(one.name, one.description, FAILED, message, "remove the stub's raise line"))
+        except CheckFailed as exc:
+            results.append(_result(one.name, one.description, FAILED, exc.message, exc.hint))
+        except TimedOut as exc:
+            hint = "look for a loop whose condition never changes, or a call to ask or run that repeats forever"
+            results.append(_result(one.name, one.description, FAILED, str(exc), hint))
+            stopped = f"not checked: {current.function} took too long in an earlier check"
+        except AgentError as exc:
+            results.append(_result(one.name, one.description, FAILED, *_explain(exc, current)))
+        except Exception as exc:  # a check itself broke: say so in words, never a traceback
+            message = f"this check could not run ({type(exc).__name__}: {exc})"
+            results.append(_result(one.name, one.description, FAILED, message, _LAB_BUG))
+        else:
+            results.append(_result(one.name, one.description, PASSED))
+    status = PASSED if all(r["status"] == PASSED for r in results) else FAILED
+    return _step(current, status, results)
+
+
+def _still_a_stub(first: Check, bound: _StepAgent) -> bool:
+    """Whether the step's function still raises NotImplementedError itself (its first check is the probe)."""
+    try:
+        first.run(bound)
+    except NotStarted:
+        return True
+    except Exception:
+        return False
+    return False
+
+
+def _explain(exc: AgentError, current: Step) -> tuple[str, str]:
+    """The message and hint for a function that raised, crashed or could not be loaded."""
+    if isinstance(exc, LoadFailed):
+        return str(exc), exc.hint
+    if isinstance(exc, Crashed):
+        return (
+            f"{exc} while running {current.function}",
+            "does your code call exit(), os._exit() or stop its own process? return a value instead",
+        )
+    assert isinstance(exc, Raised)
+    info = exc.info
+    if info["type"] == "NotImplementedError" and info["in"] and info["in"] != current.function:
+        return str(exc), f"{current.function} calls {info['in']}, which is not written yet: finish that step first"
+    if info["type"] == "SystemExit":
+        return str(exc), "return a value instead of calling exit()"
+    if info["type"] == "TypeError" and "argument" in info["message"]:
+        return str(exc), "keep the parameters of the stub (same names, same defaults), and call functions that way"
+    return str(exc), "read the error and the line it names; `python lab/try_it.py` runs your functions so you can see it"
+
+
+def _not_started(current: Step) -> str:
+    return f"not started: {current.function} still raises NotImplementedError"
+
+
+def _result(name: str, description: str, status: str, message: str = "", hint: str = "") -> dict:
+    return {"name": name, "description": description, "status": status, "message": message, "hint": hint}
+
+
+def _step(current: Step, status: str, checks: list[dict]) -> dict:
+    return {"step": current.number, "name": current.function, "title": current.title, "status": status, "checks": checks}

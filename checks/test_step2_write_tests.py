@@ -1,0 +1,107 @@
+"""Step 2 checks: `write_tests(spec, ask)` asks the model for tests of the spec and returns their code."""
+
+import functools
+import re
+
+import harness
+from checks.boundary import ScriptedAsk, run_tests
+from checks.define import CheckFailed, asked_once, check, cut, fail, need, need_type, prompt_sent, pytest_view
+from checks.scripts import OTHER_SPEC, VOWEL_TESTS, reply_with, trim
+
+STEP = 2
+_ASKS_FOR_TESTS = re.compile(r"test_|\btest functions?\b|\bpytest\b", re.IGNORECASE)
+
+
+def scripted_call(agent):
+    """write_tests on another spec, with a model that replies with vowel tests: (returned code, the model)."""
+    model = ScriptedAsk([reply_with(VOWEL_TESTS)])
+    got = agent.call("write_tests", OTHER_SPEC, model)
+    return got, model
+
+
+def offline_tests(agent) -> str:
+    """The tests write_tests returns for the lab's spec when the lab's offline model answers."""
+    from harness.offline_model import reply
+
+    got = agent.call("write_tests", harness.SPEC, ScriptedAsk(functools.partial(reply, persona="honest")))
+    need_type(got, str, "write_tests", "return the code of the tests as a str")
+    return got
+
+
+@check
+def calls_the_given_ask_once(agent):
+    """asks through the `ask` it is given, once"""
+    _, model = scripted_call(agent)
+    asked_once(model, "write_tests")
+
+
+@check
+def puts_the_spec_in_the_prompt(agent):
+    """puts the spec it is given in the prompt"""
+    prompt = prompt_sent(scripted_call(agent)[1], "write_tests")
+    need(
+        OTHER_SPEC.strip() in prompt,
+        f"expected the spec in the prompt, got the prompt {cut(prompt)}",
+        "put the `spec` argument itself in the prompt (not harness.SPEC): the model only knows what you send",
+    )
+
+
+@check
+def asks_for_test_functions(agent):
+    """asks for pytest test functions named test_*"""
+    prompt = prompt_sent(scripted_call(agent)[1], "write_tests").replace(OTHER_SPEC.strip(), "")
+    need(
+        bool(_ASKS_FOR_TESTS.search(prompt)),
+        f"expected the prompt to ask for test functions (test_*, pytest), got {cut(prompt)}",
+        "say what you want back: pytest test functions named test_* that call the function directly",
+    )
+
+
+@check
+def returns_the_code_of_the_reply(agent):
+    """returns the code from the reply (through extract_code), not the whole reply"""
+    got, _ = scripted_call(agent)
+    need_type(got, str, "write_tests", "return the code of the tests as a str")
+    if trim(got) != trim(VOWEL_TESTS):
+        hint = "return extract_code(reply): the code, without the model's words and fences"
+        if got.strip() == reply_with(VOWEL_TESTS).strip():
+            hint = "you returned the whole reply: pass it through extract_code first"
+        fail(cut(trim(VOWEL_TESTS)), got, hint)
+
+
+@check
+def offline_tests_pass_on_a_correct_solution(agent):
+    """with the offline model, its tests pass on a correct solution"""
+    tests = offline_tests(agent)
+    result = run_tests(harness.tasks.REFERENCE_SOLUTION, tests)
+    if result["error"] is None and not result["failed"] and result["passed"] > 0:
+        return
+    if result["passed"] + len(result["failed"]) == 0 and result["error"] is None:
+        message = f"expected tests, but running what came back found none: {cut(tests)}"
+    elif result["error"]:
+        message = f"expected tests that run, but they did not: {result['error']}; the code was {cut(tests)}"
+    else:
+        message = f"expected every test to pass on a correct solution, but these failed: {', '.join(result['failed'])}"
+    raise CheckFailed(
+        message,
+        "did the offline model understand? ask plainly for pytest tests of the spec (run `python lab/try_it.py`)",
+    )
+
+
+@check
+def offline_tests_catch_the_known_bugs(agent):
+    """with the offline model, its tests fail every known-buggy solution"""
+    tests = offline_tests(agent)
+    missed = []
+    for name, buggy in harness.tasks.BUGGY_SOLUTIONS.items():
+        result = run_tests(buggy, tests)
+        if result["error"] is None and not result["failed"]:
+            missed.append(name)
+    need(
+        not missed,
+        f"expected the tests to fail on every known-buggy solution, but they passed: {', '.join(missed)}",
+        "ask for tests that cover the whole spec: typical years, centuries, every 400th year and invalid input",
+    )
+
+
+test_check = pytest_view(STEP, __name__)

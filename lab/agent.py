@@ -1,0 +1,90 @@
+"""Your agent: five functions, one per step. Write them in order, replacing each `raise NotImplementedError`.
+
+See what your functions return with `python lab/try_it.py`; check a step with `spec2code check N` (N = 1..5).
+To start over, `spec2code reset` saves this file in lab/saved/ and puts the stubs back.
+"""
+
+import harness
+
+
+def extract_code(reply):
+    """Step 1. Return the code in a model's reply.
+
+    If the reply has a ``` fence, return the code of the first fenced block,
+    without the fence lines and without a leading `python` tag. Otherwise the
+    model sent bare code: return the whole reply, stripped of surrounding
+    whitespace.
+
+    >>> extract_code("Here you go:\\n```python\\nx = 1\\n```\\nEnjoy!")
+    'x = 1'
+    >>> extract_code("  x = 1\\n")
+    'x = 1'
+    """
+    raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")
+
+
+def write_tests(spec, ask=harness.ask):
+    """Step 2. Ask the model for tests of `spec` and return their code.
+
+    Ask through the `ask` you are given (a function: prompt in, reply out),
+    once. Put the spec in the prompt and ask for pytest test functions named
+    `test_*` that call the function directly (no import). Return the code from
+    the reply (use `extract_code`).
+
+    >>> code = write_tests(harness.SPEC)
+    >>> "def test_" in code
+    True
+    """
+    raise NotImplementedError("step 2 (write_tests) is not started yet: replace this line with your code")
+
+
+def write_solution(spec, ask=harness.ask, feedback=""):
+    """Step 3. Ask the model to implement `spec` and return the code.
+
+    Ask through the `ask` you are given, once. Put the spec in the prompt.
+    When `feedback` is not empty (what went wrong last time), put it in the
+    prompt too, so the model can fix its last attempt; when it is empty, leave
+    it out. Return the code from the reply (use `extract_code`).
+
+    >>> code = write_solution(harness.SPEC)
+    >>> "def is_leap_year" in code
+    True
+    """
+    raise NotImplementedError("step 3 (write_solution) is not started yet: replace this line with your code")
+
+
+def solve(spec, ask=harness.ask, max_iters=4):
+    """Step 4. Drive the write -> run -> repair loop until the tests pass.
+
+    Write the tests once. Then, up to `max_iters` times: write a solution
+    (with feedback about the last failure, if any), run it against the tests
+    with `harness.run(code, tests)`, and stop as soon as it passes. A run
+    passes only when it has no error, no failed tests, and at least one test
+    passed. The feedback for the next attempt must name the failing tests.
+
+    Return a dict:
+        code     the last solution written
+        tests    the tests the model wrote
+        passed   True if the last run passed
+        iters    how many solutions were written
+        history  one entry per attempt: {"code": ..., "result": <run result>}
+
+    >>> out = solve(harness.SPEC)
+    >>> out["passed"], out["iters"]
+    (True, 2)
+    """
+    raise NotImplementedError("step 4 (solve) is not started yet: replace this line with your code")
+
+
+def holdout_check(solution_src):
+    """Step 5. Run the held-out tests on a solution; return the names that fail.
+
+    The held-out tests (`harness.HOLDOUT_TESTS`) were never shown to the model,
+    so a solution that only fits the visible tests fails some of them. Return
+    the list of failing test names; an empty list means the solution
+    generalises.
+
+    >>> holdout_check(harness.tasks.REFERENCE_SOLUTION)
+    []
+    """
+    raise NotImplementedError("step 5 (holdout_check) is not started yet: replace this line with your code")
