@@ -1,0 +1,50 @@
+"""Double-fork a daemon (new session, signals ignored) that writes a marker file later and sleeps on."""
+EXPECT = {"category": "left-behind processes", "serial": True}
+CTX = {}
+
+import os
+import signal
+import sys
+import time
+
+
+def _mark():
+    """Name this process (and, through fork, its children) after the case, so the test can find leftovers."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(15, CTX.get("tag", "hostile").encode()[:15], 0, 0, 0)
+    except Exception:
+        pass
+
+
+def _daemon():
+    _mark()
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_IGN)
+    time.sleep(2)
+    tag = CTX.get("tag", "x")
+    for place in (CTX.get("tmp"), CTX.get("home"), os.getcwd()):
+        try:
+            with open(os.path.join(place or ".", f"hostile_daemon_{tag}"), "w") as f:
+                f.write("the daemon outlived the run\n")
+        except OSError:
+            pass
+    try:
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", tag])
+    except OSError:
+        time.sleep(60)
+    os._exit(0)
+
+
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    if os.fork() == 0:
+        _daemon()
+    os._exit(0)
+os.waitpid(pid, 0)
+
+
+def is_leap_year(year):
+    return True

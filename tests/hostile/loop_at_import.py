@@ -1,0 +1,10 @@
+"""Spin forever while the solution is being imported."""
+EXPECT = {"category": "infinite loop", "error": ["timeout"]}
+CTX = {}
+
+while True:
+    pass
+
+
+def is_leap_year(year):
+    return True
