@@ -1,0 +1,174 @@
+"""harness.run: the result contract, pytest features, and each kind of error."""
+
+import json
+import time
+
+import pytest
+
+import harness
+from harness.tasks import BUGGY_SOLUTIONS, HOLDOUT_TESTS, REFERENCE_SOLUTION
+
+ADD = "def add(a, b):\n    return a + b\n"
+
+
+def green(result):
+    return result["error"] is None and not result["failed"] and result["passed"] > 0
+
+
+def test_the_reference_passes_every_held_out_test():
+    result = harness.run(REFERENCE_SOLUTION, HOLDOUT_TESTS)
+    assert green(result), result
+    assert result["total"] == result["passed"] == 8
+    assert set(result) >= {"passed", "failed", "total", "error", "output", "isolation"}
+
+
+def test_the_century_bug_fails_by_name_in_definition_order():
+    result = harness.run(BUGGY_SOLUTIONS["forgets_centuries"], HOLDOUT_TESTS)
+    assert result["error"] is None
+    assert result["failed"] == ["test_centuries_are_common_years", "test_far_future_years"]
+    assert result["passed"] == 6 and result["total"] == 8
+
+
+def test_failure_details_show_the_failing_call_and_its_value():
+    result = harness.run(BUGGY_SOLUTIONS["forgets_centuries"], HOLDOUT_TESTS)
+    assert "where True = is_leap_year(1700)" in result["output"]
+    assert "test_solution.py:" in result["output"]
+    assert "/tmp" not in result["output"]
+
+
+def test_pytest_features_work_in_tests():
+    tests = """
+import pytest
+from solution import add
+
+@pytest.fixture
+def two():
+    return 2
+
+@pytest.mark.parametrize("a, b, total", [(1, 2, 3), (2, 2, 4)])
+def test_param(a, b, total):
+    assert add(a, b) == total
+
+def test_fixture(two):
+    assert add(two, two) == 4
+
+def test_approx():
+    assert add(0.1, 0.2) == pytest.approx(0.3)
+
+def test_raises():
+    with pytest.raises(TypeError):
+        add(1, "x")
+
+class TestGrouped:
+    def test_in_a_class(self):
+        assert add("a", "b") == "ab"
+"""
+    result = harness.run(ADD, tests)
+    assert green(result), result
+    assert result["total"] == 6
+
+
+def test_parametrized_failures_are_named_with_their_ids():
+    tests = "import pytest\n@pytest.mark.parametrize('n', [1, 2])\ndef test_n(n):\n    assert add(n, 0) == 1\n"
+    result = harness.run(ADD, tests)
+    assert result["failed"] == ["test_n[2]"]
+
+
+def test_exceptions_keep_their_builtin_type_and_message():
+    solution = "class LeapError(ValueError):\n    pass\ndef f(x):\n    raise LeapError('bad year ' + repr(x))\n"
+    tests = "import pytest\ndef test_it():\n    with pytest.raises(ValueError, match='bad year 3'):\n        f(3)\n"
+    assert green(harness.run(solution, tests))
+
+
+def test_values_cross_as_plain_data():
+    solution = "def f():\n    return [1, (2, 3.5), {'a': {4}}, None, True, b'x', 'é', 10**30]\n"
+    tests = "def test_it():\n    assert f() == [1, (2, 3.5), {'a': {4}}, None, True, b'x', 'é', 10**30]\n"
+    assert green(harness.run(solution, tests))
+
+
+def test_a_value_that_is_not_plain_data_fails_the_test():
+    solution = "class Anything:\n    def __eq__(self, other):\n        return True\ndef f():\n    return Anything()\n"
+    result = harness.run(solution, "def test_it():\n    assert f() == 3\n")
+    assert result["failed"] == ["test_it"]
+    assert "cannot cross" in result["output"]
+
+
+def test_a_syntax_error_fails_every_test_and_says_where():
+    result = harness.run("def is_leap_year(year)\n    return True\n", HOLDOUT_TESTS)
+    assert result["error"].startswith("syntax error: line 1")
+    assert result["passed"] == 0 and len(result["failed"]) == result["total"] == 8
+
+
+def test_an_exception_at_import_is_an_import_error():
+    result = harness.run("x = 1 / 0\n", HOLDOUT_TESTS)
+    assert result["error"].startswith("import error: ZeroDivisionError")
+    assert "line 1" in result["error"]
+    assert len(result["failed"]) == 8
+
+
+@pytest.mark.parametrize("exit_call", ["import sys\nsys.exit(0)", "import os\nos._exit(0)", "raise SystemExit(0)"])
+def test_exiting_at_import_is_never_a_pass(exit_call):
+    result = harness.run(exit_call + "\n", HOLDOUT_TESTS)
+    assert not green(result)
+    assert result["passed"] == 0 and result["error"]
+
+
+def test_exiting_inside_the_function_is_a_crash():
+    result = harness.run("import os\ndef is_leap_year(y):\n    os._exit(0)\n", HOLDOUT_TESTS)
+    assert result["error"].startswith("crash:")
+    assert result["passed"] == 0
+
+
+def test_a_run_with_no_tests_is_an_error():
+    result = harness.run(ADD, "def helper():\n    pass\n")
+    assert result["error"].startswith("no tests")
+    assert result["total"] == 0 and not green(result)
+
+
+def test_broken_tests_are_a_test_error():
+    result = harness.run(ADD, "def test_it(:\n    pass\n")
+    assert result["error"].startswith("test error")
+
+
+def test_a_solution_that_loops_forever_times_out():
+    started = time.monotonic()
+    result = harness.run("def add(a, b):\n    while True:\n        pass\n", "def test_it():\n    assert add(1, 2) == 3\n", timeout=2)
+    assert time.monotonic() - started < 4
+    assert result["error"].startswith("timeout")
+    assert result["failed"] == ["test_it"]
+
+
+def test_a_memory_bomb_is_a_memory_error():
+    result = harness.run("def add(a, b):\n    return bytearray(10**11)\n", "def test_it():\n    assert add(1, 2) == 3\n")
+    assert result["error"].startswith("memory"), result
+    assert result["failed"] == ["test_it"]
+
+
+def test_a_segfault_is_a_crash():
+    solution = "import ctypes\ndef add(a, b):\n    return ctypes.string_at(0)\n"
+    result = harness.run(solution, "def test_it():\n    assert add(1, 2) == 3\n")
+    assert result["error"].startswith("crash") and "SIGSEGV" in result["error"]
+
+
+def test_output_floods_are_cut_and_the_result_stays_small():
+    solution = "import sys\ndef add(a, b):\n    for _ in range(10**5):\n        print('x' * 100)\n        print('y' * 100, file=sys.stderr)\n    return a + b\n"
+    result = harness.run(solution, "def test_it():\n    assert add(1, 2) == 4\n")
+    assert result["failed"] == ["test_it"]
+    assert len(json.dumps(result)) < 20_000
+    assert "cut" in result["output"]
+
+
+def test_the_callers_secrets_do_not_reach_the_solution(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-caller-secret")
+    solution = "import os\ndef f():\n    return dict(os.environ)\n"
+    result = harness.run(solution, "def test_it():\n    assert f() == {}\n")
+    assert "sk-caller-secret" not in json.dumps(result)
+
+
+def test_isolation_is_reported():
+    assert harness.run(ADD, "def test_it():\n    assert add(1, 1) == 2\n")["isolation"] in ("namespaces", "process")
+
+
+def test_bad_arguments_are_a_clear_type_error():
+    with pytest.raises(TypeError, match="two strings"):
+        harness.run(None, "def test_it(): pass")
