@@ -76,12 +76,15 @@ class ScriptedAsk:
 
     `replies` is a list (the last one repeats), or a function prompt -> reply. Calls the agent makes through the
     `ask` it was given are `given`; calls to `harness.ask` itself are `default` (answered the same way).
+    `runs`, if given, is a function (solution, tests) -> run result that answers the agent's calls to
+    `harness.run` in this check instead of the sandbox, to put the agent in a case the sandbox rarely makes.
     """
 
     LIMIT = 50  # calls; after that the agent is told it is looping
 
-    def __init__(self, replies):
+    def __init__(self, replies, *, runs=None):
         self._replies = replies
+        self.runs = runs
         self.calls: list[tuple[str, object]] = []  # (via, prompt) in order
 
     def __call__(self, prompt, via: str = "given") -> str:
@@ -135,7 +138,7 @@ class Agent:
             compile(self.source, str(self.path), "exec", dont_inherit=True)
         except SyntaxError as exc:
             raise LoadFailed(
-                f"agent.py has a syntax error on line {exc.lineno}: {exc.msg}",
+                f"{self.path.name} has a syntax error on line {exc.lineno}: {exc.msg}",
                 "fix that line (look just before it too: an unclosed bracket or quote shows up on the next line)",
             ) from None
         request_read, self._request = os.pipe()
@@ -238,7 +241,7 @@ class Agent:
                 if "ask" in message:
                     self._send(self._answer_ask(message, asks))
                 elif "run" in message:
-                    self._send(_answer_run(message))
+                    self._send(_answer_run(message, next((a.runs for a in asks if a.runs), run_tests)))
                 else:
                     raise Crashed("agent.py wrote to the grader's channel")
                 deadline += time.monotonic() - started  # time spent here is not the agent's
@@ -380,7 +383,7 @@ def run_tests(solution_src: str, test_src: str, timeout=None) -> dict:
         return copy.deepcopy(_runs[key])
 
 
-def _answer_run(message: dict) -> dict:
+def _answer_run(message: dict, runs) -> dict:
     args, timeout = message.get("run"), message.get("timeout")
     if not (isinstance(args, list) and len(args) == 2 and all(isinstance(a, str) for a in args)):
         return {"id": message.get("id"), "error": "harness.run(solution_src, test_src) takes two strings"}
@@ -389,6 +392,7 @@ def _answer_run(message: dict) -> dict:
             return {"id": message.get("id"), "error": "harness.run's timeout must be a positive number of seconds"}
         timeout = min(float(timeout), MAX_RUN_TIMEOUT)
     try:
-        return {"id": message.get("id"), "result": run_tests(args[0], args[1], timeout)}
+        result = run_tests(args[0], args[1], timeout) if runs is run_tests else runs(args[0], args[1])
+        return {"id": message.get("id"), "result": result}
     except Exception as exc:  # the lab's own sandbox failed: the agent sees an error, the grader keeps going
         return {"id": message.get("id"), "error": f"harness.run failed: {exc}"}

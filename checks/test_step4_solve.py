@@ -18,9 +18,13 @@ NO_VALIDATION = harness.tasks.BUGGY_SOLUTIONS["no_validation"]  # fails test_zer
 KEYS = ("code", "tests", "passed", "iters", "history")
 
 
-def solved(agent, solutions, tests=SOLVE_TESTS, **options):
-    """solve(SPEC) with a model whose first reply is `tests` and whose next replies are `solutions`, in order."""
-    model = ScriptedAsk([reply_with(tests)] + [reply_with(code, style=n % 2) for n, code in enumerate(solutions)])
+def solved(agent, solutions, tests=SOLVE_TESTS, runs=None, **options):
+    """solve(SPEC) with a model whose first reply is `tests` and whose next replies are `solutions`, in order.
+
+    `runs`, if given, answers the agent's calls to harness.run instead of the sandbox.
+    """
+    replies = [reply_with(tests)] + [reply_with(code, style=n % 2) for n, code in enumerate(solutions)]
+    model = ScriptedAsk(replies, runs=runs)
     out = agent.call("solve", harness.SPEC, model, **options)
     need_type(out, dict, "solve", "return a dict with the keys code, tests, passed, iters and history")
     missing = [key for key in KEYS if key not in out]
@@ -148,23 +152,31 @@ def counts_and_records_each_attempt(agent):
 @check
 def a_run_of_zero_tests_is_not_a_pass(agent):
     """never counts a run of zero tests as a pass"""
-    out, _ = solved(agent, [REFERENCE], tests=NO_TESTS, max_iters=2)
-    expect_passed(out, False, "the model's test code has no test in it, so no run can pass")
+    out, _ = solved(agent, [REFERENCE], tests=NO_TESTS, runs=_ran_nothing, max_iters=2)
+    expect_passed(out, False, "every run reports 0 passed, 0 failed: no test ran")
 
 
 @check
 def a_run_that_errors_is_not_a_pass(agent):
     """never counts a run that stops with an error as a pass"""
-    out, _ = solved(agent, [_ERRORS_AFTER_PASSING], max_iters=2)
-    expect_passed(out, False, "every run ends with an error")
+    out, _ = solved(agent, [REFERENCE], runs=_stopped_early, max_iters=2)
+    expect_passed(out, False, "every run reports an error, even with no failed test")
 
 
 _PASS_RULE = "a run passes only with no error, no failed test, and at least one passed test"
 _TESTS_ONCE = "write the tests once, before the loop; each attempt then asks only for a solution"
 _HISTORY = "append {'code': code, 'result': result} to history after each run"
 
-# A solution whose import ends the test run, so the run reports an error.
-_ERRORS_AFTER_PASSING = REFERENCE + "\nimport os\nos._exit(0)\n"
+
+
+# Two run results the sandbox rarely gives, served to the agent's harness.run in place of the sandbox's.
+def _ran_nothing(solution: str, tests: str) -> dict:
+    return {"passed": 0, "failed": [], "total": 0, "error": None, "output": ""}
+
+
+def _stopped_early(solution: str, tests: str) -> dict:
+    result = run_tests(solution, tests)
+    return dict(result, error="crash: the test process stopped before reporting all results")
 
 
 def _summary(result: dict) -> str:
