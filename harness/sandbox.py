@@ -17,6 +17,8 @@ import sys
 import threading
 import time
 
+from . import settings
+
 
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_server.py")
 MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
@@ -36,11 +38,16 @@ class _Server:
         self.sock = None
         self.owner = None
         self.isolation = None
+        self.wanted = None
         self.notes = []
 
     def ensure(self):
+        wanted = settings.get("SPEC2CODE_ISOLATION")
         if self.proc is not None and self.owner == os.getpid() and self.proc.poll() is None:
-            return
+            if wanted == self.wanted:
+                return
+            self.stop()
+        self.wanted = wanted
         self.start()
 
     def start(self):
@@ -50,14 +57,17 @@ class _Server:
             "LANG": "C.UTF-8",
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
+            "SPEC2CODE_ISOLATION": self.wanted,
         }
+        if settings.get("SPEC2CODE_SANDBOX_DEBUG"):
+            env["SPEC2CODE_SANDBOX_DEBUG"] = "1"
         # The caller's environment (API keys included) stays with the caller.
         self.proc = subprocess.Popen(
             [sys.executable, "-I", SERVER_SCRIPT, str(child_sock.fileno())],
             env=env,
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=None if "SPEC2CODE_SANDBOX_DEBUG" in env else subprocess.DEVNULL,
+            stderr=None if "SPEC2CODE_SANDBOX_DEBUG" in env else subprocess.DEVNULL,
             pass_fds=(child_sock.fileno(),),
             close_fds=True,
             cwd="/",
@@ -143,7 +153,7 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
     if not isinstance(solution_src, str) or not isinstance(test_src, str):
         raise TypeError("run(solution_src, test_src) takes two strings of Python source")
     if timeout is None:
-        timeout = _default_timeout()
+        timeout = settings.get("SPEC2CODE_TIMEOUT")
     started = time.monotonic()
     deadline = started + timeout
     req_r, req_w = os.pipe()
@@ -186,16 +196,6 @@ def _compile_tests(test_src: str) -> str | None:
         return base64.b64encode(marshal.dumps(code)).decode()
     except Exception:  # noqa: BLE001 - the run compiles it itself and reports the problem properly
         return None
-
-
-def _default_timeout() -> float:
-    value = os.environ.get("SPEC2CODE_TIMEOUT", "10")
-    try:
-        return float(value)
-    except ValueError:
-        from .errors import SettingsError
-
-        raise SettingsError(f"SPEC2CODE_TIMEOUT must be a number of seconds, not {value!r}") from None
 
 
 def _exchange(req_w, res_r, payload, deadline):

@@ -416,13 +416,15 @@ def spare_process(session, run_dir, mode, link):
     os.setsid()
     isolation.die_with_parent()
     warm_pytest(session, os.path.join(run_dir, "warm"))
-    root_uid = os.geteuid() == 0
-    uid = gid = isolation.NOBODY if root_uid else os.getuid()
+    # Without namespaces the runtime may sit in a folder only the caller can read, so nobody changes user.
+    root_uid = os.geteuid() == 0 and mode == "namespaces"
+    uid, gid = (isolation.NOBODY, isolation.NOBODY) if root_uid else (os.getuid(), os.getgid())
     tests_dir, tests_root, solution_root = (os.path.join(run_dir, d) for d in ("tests", "tests-root", "solution-root"))
     for path in (tests_dir, tests_root, solution_root):
         os.makedirs(path)
     if root_uid:
         os.chown(tests_dir, uid, gid)
+        os.chown(solution_root, uid, gid)
 
     # Fork the solution's side first, before any test source is in this process's memory.
     t_sock, s_sock = socket.socketpair()
@@ -770,6 +772,8 @@ def _remove_tree(path):
 def main():
     mode, notes = "process", []
     reason = isolation.namespaces_available()
+    if os.environ.get("SPEC2CODE_ISOLATION") == "process":
+        reason = "process isolation was asked for (SPEC2CODE_ISOLATION=process)"
     if reason is None:
         if isolation.enter_network_void():
             mode = "namespaces"

@@ -24,6 +24,10 @@ VARIABLES = {
     "SPEC2CODE_REPLAY": ("0", "1 = answer only from the recorded cache and never call the live model"),
     "SPEC2CODE_AGENT": ("lab/agent.py", "the agent.py that `spec2code try` and the checks use"),
     "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
+    "SPEC2CODE_ISOLATION": (
+        "auto",
+        "auto = the strongest walls this machine allows for sandboxed code; process = process limits only",
+    ),
     "SPEC2CODE_SANDBOX_DEBUG": ("(unset)", "any value: the sandbox keeps its own output (for debugging the lab itself)"),
     "OPENAI_API_KEY": ("(none)", "API key for the live model; any non-empty value for a local server without auth"),
     "OPENAI_BASE_URL": (
@@ -33,6 +37,7 @@ VARIABLES = {
 }
 
 MODELS = ("offline", "gaming", "live")
+ISOLATION_LEVELS = ("auto", "process")
 _YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -111,6 +116,11 @@ def _parse(name: str, raw: str):
             value = float("nan")
         if not 0 < value < float("inf"):
             raise SettingsError(f"SPEC2CODE_TIMEOUT={raw!r} is not a positive number of seconds, e.g. 10.")
+        return value
+    if name == "SPEC2CODE_ISOLATION":
+        value = raw.lower() or "auto"
+        if value not in ISOLATION_LEVELS:
+            raise SettingsError(f"SPEC2CODE_ISOLATION={raw!r} is not one of: {' | '.join(ISOLATION_LEVELS)}.")
         return value
     if name == "SPEC2CODE_CACHE_DIR":
         return Path(raw).expanduser() if raw else default_cache_dir()

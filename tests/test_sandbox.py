@@ -172,3 +172,35 @@ def test_isolation_is_reported():
 def test_bad_arguments_are_a_clear_type_error():
     with pytest.raises(TypeError, match="two strings"):
         harness.run(None, "def test_it(): pass")
+
+
+def _alive_with(marker):
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("level", ["auto", "process"])
+def test_every_isolation_level_runs_tests_and_leaves_no_process_behind(monkeypatch, level):
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", level)
+    marker = f"spec2code-daemon-{level}"
+    solution = (
+        "import os\n"
+        "def add(a, b):\n"
+        "    if os.fork() == 0:\n"
+        "        os.setsid()\n"
+        f"        os.execvp('sleep', ['sleep', '300', '{marker}'])\n"
+        "    return a + b\n"
+    )
+    result = harness.run(solution, "def test_it():\n    assert add(1, 2) == 3\n")
+    assert green(result), result
+    assert result["isolation"] == ("process" if level == "process" else harness.sandbox.isolation_level())
+    assert _alive_with(marker) == []
