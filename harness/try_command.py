@@ -11,13 +11,13 @@ import traceback
 from pathlib import Path
 
 import harness
+from checks import steps
 from harness import settings
 
-PROJECT = Path(__file__).resolve().parent.parent
-LAB_AGENT = PROJECT / "lab" / "agent.py"  # the default, once all its steps are started
-REFERENCE_AGENT = PROJECT / "solutions" / "agent.py"  # the fallback until then
+LAB_AGENT = steps.DEFAULT_AGENT  # the default, once all its steps are started
+REFERENCE_AGENT = steps.REFERENCE_AGENT  # the fallback until then
 MAX_ITERS = 4  # attempts at a solution
-STEPS = {"extract_code": 1, "write_tests": 2, "write_solution": 3, "solve": 4, "holdout_check": 5}
+STEPS = {step.function: step.label for step in steps.STEPS}  # "solve": "step 4 (solve)"
 MODELS = {
     "offline": "offline (scripted, no network)",
     "gaming": "gaming (scripted, games the tests)",
@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("spec2code try: interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the output was piped into something that stopped reading, e.g. `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     finally:
         if saved is None:
             os.environ.pop("SPEC2CODE_MODEL", None)
@@ -94,15 +97,15 @@ def _choose_agent(given: str | None) -> tuple[Path, str]:
     if settings.is_set("SPEC2CODE_AGENT"):
         return Path(settings.get("SPEC2CODE_AGENT")), ""
     if not LAB_AGENT.is_file():
-        return REFERENCE_AGENT, f"{_shown(LAB_AGENT)} does not exist, so this runs the reference"
+        return REFERENCE_AGENT, f"the reference, because {_shown(LAB_AGENT)} does not exist"
     try:
         unstarted = _first_unstarted_step(LAB_AGENT.read_text(encoding="utf-8"))
     except (SyntaxError, ValueError, UnicodeDecodeError):
         return LAB_AGENT, ""  # let the load report the problem
     if unstarted:
         return REFERENCE_AGENT, (
-            f"{_step(unstarted)} is not started yet in {_shown(LAB_AGENT)}, so this runs the reference; "
-            f"use --agent {_shown(LAB_AGENT)} to run yours"
+            f"the reference, because {_step(unstarted)} is not started yet in {_shown(LAB_AGENT)} "
+            f"(--agent {_shown(LAB_AGENT)} runs yours)"
         )
     return LAB_AGENT, ""
 
@@ -123,7 +126,7 @@ def _first_unstarted_step(source: str) -> str | None:
 def _try(path: Path, note: str, max_iters: int) -> int:
     agent = _load(path)
     model = settings.get("SPEC2CODE_MODEL")
-    print(f"Agent: {_shown(path)}" + (f"  ({note})" if note else ""))
+    print(f"Agent: {_shown(path)}" + (f" — {note}" if note else ""))
     print(f"Model: {MODELS[model]}" + (f" ({settings.get('SPEC2CODE_MODEL_NAME')})" if model == "live" else ""))
     print()
 
@@ -235,7 +238,7 @@ def _test_names(source: str) -> list[str]:
 
 
 def _step(name: str) -> str:
-    return f"step {STEPS[name]} ({name})" if name in STEPS else name
+    return STEPS.get(name, name)
 
 
 def _where(error: BaseException, path: Path) -> str:
@@ -259,11 +262,7 @@ def _same_file(filename: str, path: Path) -> bool:
 
 
 def _shown(path: Path) -> str:
-    """The path as the learner would type it: relative to the current folder when it is inside it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    return steps.shown(Path(path).resolve())
 
 
 def _short(text: str, limit: int = 120) -> str:

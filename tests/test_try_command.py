@@ -43,23 +43,6 @@ def clean_environment(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture(autouse=True)
-def sandbox_until_it_lands(monkeypatch):  # TEMPORARY: removed once harness.run is the real sandbox
-    import sys
-
-    import harness
-
-    try:
-        harness.run("", "")
-    except NotImplementedError:
-        sys.path.insert(0, str(REFERENCE_AGENT.parent.parent / "tests"))
-        from test_offline_model import _run_with_pytest
-
-        monkeypatch.setattr(harness, "run", _run_with_pytest)
-    except Exception:
-        pass
-
-
 def run_try(capsys, *argv):
     code = try_command.main(list(argv))
     out, err = capsys.readouterr()
@@ -196,10 +179,11 @@ def test_the_default_agent_is_the_reference_until_every_lab_step_is_started(monk
     lab = tmp_path / "agent.py"
     monkeypatch.setattr(try_command, "LAB_AGENT", lab)
     path, note = try_command._choose_agent(None)
-    assert path == REFERENCE_AGENT and "does not exist" in note
+    assert path == REFERENCE_AGENT and note == f"the reference, because {lab} does not exist"
     lab.write_text(STUB)
     path, note = try_command._choose_agent(None)
-    assert path == REFERENCE_AGENT and note.startswith("step 1 (extract_code) is not started yet in ")
+    assert path == REFERENCE_AGENT
+    assert note == f"the reference, because step 1 (extract_code) is not started yet in {lab} (--agent {lab} runs yours)"
     lab.write_text(REFERENCE_AGENT.read_text())
     assert try_command._choose_agent(None) == (lab, "")
 
