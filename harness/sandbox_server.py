@@ -39,6 +39,7 @@ MAX_FRAME = 1 << 20  # largest value a solution may return, in bytes of JSON
 MAX_DETAILS = 2000  # characters of failure details kept per test
 MAX_SOLUTION_OUTPUT = 2000  # characters of the solution's own printing kept
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
+TEST_EXTRA_MEMORY = 1 << 30  # the same for the tests, which also hold pytest's reports
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the sandbox user may have at once
 
 PYTEST_ARGS = [
@@ -477,6 +478,14 @@ def spare_process(session, run_dir, mode, link):
     os.chdir(tests_dir)
     sys.dont_write_bytecode = True
     timeout = request["timeout"]
+    # The tests are model-written code too: they get limits of their own.
+    isolation.limit_resources(
+        cpu_seconds=int(timeout) + 2,
+        memory_bytes=isolation.current_address_space() + TEST_EXTRA_MEMORY,
+        file_bytes=8 << 20,
+        processes=SOLUTION_PROCESSES,
+        files=256,
+    )
 
     with os.fdopen(req_fd, "rb") as f:
         payload = json.loads(f.read())

@@ -204,3 +204,10 @@ def test_every_isolation_level_runs_tests_and_leaves_no_process_behind(monkeypat
     assert green(result), result
     assert result["isolation"] == ("process" if level == "process" else harness.sandbox.isolation_level())
     assert _alive_with(marker) == []
+
+
+def test_tests_that_loop_or_hog_memory_are_stopped_too():
+    looping = harness.run(ADD, "def test_it():\n    while True:\n        pass\n", timeout=2)
+    assert looping["error"].startswith("timeout") and looping["failed"] == ["test_it"]
+    hog = harness.run(ADD, "def test_it():\n    x = bytearray(10**11)\n")
+    assert hog["failed"] == ["test_it"] and "MemoryError" in hog["output"]
