@@ -1,0 +1,132 @@
+"""The test process's view of the solution: stand-in functions whose calls cross the wall as plain data."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import select
+import signal
+import struct
+
+from sandbox_wire import MAX_FRAME, Unsendable, decode, encode, send_frame
+
+MAX_SOLUTION_OUTPUT = 2000  # characters of the solution's own printing kept
+
+class SolutionError(Exception):
+    """The solution raised something a test cannot catch as itself (SystemExit, KeyboardInterrupt...)."""
+
+
+class SolutionDied(Exception):
+    """The solution's process ended while a test was calling it."""
+
+
+class Channel:
+    """T's end of the wire to S: calls go out as plain data, answers come back as plain data."""
+
+    def __init__(self, sock, out_fd, keeper_pid):
+        self.sock, self.out_fd, self.keeper_pid = sock, out_fd, keeper_pid
+        self.printed, self.printed_extra = [], 0
+        self.dead = None  # why the solution process is gone, once it is
+        self.memory = False
+
+    def drain(self, wait=0.0):
+        """Read what the solution printed, keeping only the start of it."""
+        while self.out_fd is not None:
+            ready, _, _ = select.select([self.out_fd], [], [], wait)
+            if not ready:
+                return
+            chunk = os.read(self.out_fd, 1 << 16)
+            if not chunk:
+                os.close(self.out_fd)
+                self.out_fd = None
+                return
+            kept = sum(len(c) for c in self.printed)
+            room = max(0, MAX_SOLUTION_OUTPUT - kept)
+            self.printed.append(chunk[:room].decode("utf-8", "replace"))
+            self.printed_extra += max(0, len(chunk) - room)
+            wait = 0.0
+
+    def receive(self):
+        buf = b""
+        while True:
+            fds = [self.sock] + ([self.out_fd] if self.out_fd is not None else [])
+            ready, _, _ = select.select(fds, [], [])
+            if self.out_fd is not None and self.out_fd in ready:
+                self.drain()
+            if self.sock in ready:
+                chunk = self.sock.recv(1 << 16)
+                if not chunk:
+                    raise EOFError
+                buf += chunk
+                if len(buf) >= 4:
+                    size = struct.unpack(">I", buf[:4])[0]
+                    if size > MAX_FRAME:
+                        raise ValueError("sent a reply larger than the sandbox accepts")
+                    if len(buf) >= 4 + size:
+                        return json.loads(buf[4 : 4 + size])
+
+    def exit_story(self):
+        """Wait briefly for the solution's keeper and say how the solution ended."""
+        try:
+            _, status = os.waitpid(self.keeper_pid, 0)
+        except ChildProcessError:
+            return "ended"
+        code = os.waitstatus_to_exitcode(status)
+        if code >= 128:
+            sig = code - 128
+            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            if sig == signal.SIGXCPU:
+                return "used up its CPU time"
+            return f"was killed by {name}"
+        return f"exited with status {code}"
+
+    def call(self, name, args, kwargs):
+        if self.dead:
+            raise SolutionDied(f"the solution is not running any more: its process {self.dead}")
+        try:
+            request = {"call": name, "args": encode(list(args)), "kwargs": encode(dict(kwargs))}
+        except Unsendable as e:
+            raise TypeError(f"cannot pass this argument to {name}(): {e}") from None
+        try:
+            send_frame(self.sock, request)
+            reply = self.receive()
+        except (EOFError, OSError, ValueError) as e:
+            story = str(e) if isinstance(e, ValueError) else self.exit_story()
+            self.dead = story
+            self.sock.close()
+            raise SolutionDied(f"{name}() did not return: the solution's process {story}") from None
+        if "value" in reply:
+            try:
+                return decode(reply["value"])
+            except (ValueError, TypeError, OverflowError):
+                raise TypeError(f"{name}() returned something that is not plain data") from None
+        return self.raise_from(name, reply.get("raise") or {})
+
+    def raise_from(self, name, info):
+        mro = [n for n in info.get("mro", []) if isinstance(n, str)] or ["Exception"]
+        message = str(info.get("message", ""))[:2000]
+        if mro[0] == "MemoryError":
+            self.memory = True
+        for base_name in mro:
+            base = getattr(builtins, base_name, None)
+            if isinstance(base, type) and issubclass(base, Exception):
+                cls = base if base_name == mro[0] else type(mro[0], (base,), {"__module__": "solution"})
+                break
+        else:
+            raise SolutionError(f"{name}() raised {mro[0]}: {message}")
+        exc = cls(message)
+        where = info.get("where")
+        if where and hasattr(exc, "add_note"):
+            exc.add_note(f"raised in the solution{where}")
+        raise exc
+
+
+def make_proxy(channel, name):
+    def proxy(*args, **kwargs):
+        __tracebackhide__ = True
+        return channel.call(name, args, kwargs)
+
+    proxy.__name__ = proxy.__qualname__ = name
+    proxy.__module__ = "solution"
+    return proxy

@@ -1,0 +1,140 @@
+"""The solution's side of the sandbox: load the model's code behind the walls, then answer calls with plain values.
+
+Loaded by the sandbox server (never through the `harness` package, which holds the held-out tests).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import struct
+import sys
+import types
+
+import isolation
+from sandbox_wire import MAX_FRAME, decode, encode, recv_exact, send_frame
+
+EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
+SOLUTION_PROCESSES = 256  # tasks (processes and threads) the sandbox user may have at once
+
+def solution_main(sock, out_fd, mountpoint, uid, gid, isolated):
+    """Run in S: load the solution, then answer calls until the socket closes. Never returns."""
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    keep = sock.fileno()
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 1 << 16)
+    isolation.die_with_parent()
+    if isolated:
+        isolation.enter_minimal_root(mountpoint, uid, gid)
+    else:
+        os.chdir(mountpoint)
+    isolation.limit_resources(
+        cpu_seconds=600,  # lowered to the run's own limit when the run arrives
+        memory_bytes=isolation.current_address_space() + EXTRA_MEMORY,
+        file_bytes=8 << 20,
+        processes=SOLUTION_PROCESSES,
+        files=256,
+    )
+    isolation.drop_privileges(uid, gid)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)
+    sys.stdin = open(0, "r", closefd=False)
+    # What the solution sees of its surroundings: its own folder, the standard library.
+    sys.path[:] = [p for p in sys.path if p.startswith(os.path.realpath(sys.base_prefix))]
+    for name in [m for m in sys.modules if m.startswith(("pytest", "_pytest", "pluggy", "sandbox_"))]:
+        del sys.modules[name]
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.environ.clear()
+    os.environ.update({"PATH": "/usr/bin:/bin", "HOME": "/work", "LANG": "C.UTF-8"})
+
+    try:
+        request = json.loads(recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0]))
+        cpu = int(request["cpu_seconds"])
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        module = load_solution(request["solution"])
+    except _LoadFailure as failure:
+        send_frame(sock, {"loaded": False, "kind": failure.kind, "message": failure.message})
+        os._exit(0)
+    except EOFError:
+        os._exit(0)
+    names = [n for n, v in list(vars(module).items()) if not n.startswith("__") and callable(v)]
+    send_frame(sock, {"loaded": True, "names": names})
+    serve_calls(sock, module)
+    os._exit(0)
+
+
+class _LoadFailure(Exception):
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind, self.message = kind, message
+
+
+def load_solution(source):
+    try:
+        with open("solution.py", "w") as f:  # so tracebacks and inspect can show the lines
+            f.write(source)
+    except OSError:
+        pass
+    try:
+        code = compile(source, "solution.py", "exec")
+    except SyntaxError as e:
+        raise _LoadFailure("syntax error", f"line {e.lineno}: {e.msg}") from None
+    except (ValueError, MemoryError, RecursionError) as e:
+        raise _LoadFailure("syntax error", f"{type(e).__name__}: {e}") from None
+    module = types.ModuleType("solution")
+    module.__file__ = os.path.abspath("solution.py")
+    sys.modules["solution"] = module
+    try:
+        exec(code, module.__dict__)  # WARNING: runs untrusted, model-written code (inside the walls).
+    except MemoryError:
+        raise _LoadFailure("memory", "the solution ran out of memory while loading") from None
+    except BaseException as e:  # noqa: BLE001 - a solution may raise anything, SystemExit included
+        raise _LoadFailure("import error", f"{type(e).__name__}: {_safe_str(e)}{_where(e)}") from None
+    return module
+
+
+def _safe_str(exc):
+    try:
+        return str(exc)[:500]
+    except BaseException:  # noqa: BLE001
+        return "(message could not be shown)"
+
+
+def _where(exc):
+    tb, line = exc.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "solution.py":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return f" (solution.py, line {line})" if line else ""
+
+
+def serve_calls(sock, module):
+    while True:
+        try:
+            request = json.loads(recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0]))
+        except EOFError:
+            return
+        try:
+            func = getattr(module, request["call"])
+            args = decode(request["args"])
+            kwargs = decode(request["kwargs"])
+            value = func(*args, **kwargs)
+            reply = {"value": encode(value)}
+        except MemoryError:
+            reply = {"raise": {"mro": ["MemoryError"], "message": "the solution ran out of memory"}}
+        except BaseException as e:  # noqa: BLE001 - report whatever the solution raised
+            names = [c.__name__ for c in type(e).__mro__] if isinstance(e, BaseException) else ["Exception"]
+            reply = {"raise": {"mro": names, "message": _safe_str(e), "where": _where(e)}}
+        try:
+            data = json.dumps(reply).encode()
+        except BaseException:  # noqa: BLE001
+            data = json.dumps({"raise": {"mro": ["TypeError"], "message": "the value could not be sent"}}).encode()
+        if len(data) > MAX_FRAME:
+            data = json.dumps({"raise": {"mro": ["ValueError"], "message": "the returned value is too large"}}).encode()
+        sock.sendall(struct.pack(">I", len(data)) + data)
