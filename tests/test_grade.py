@@ -1,0 +1,327 @@
+"""`spec2code grade`: a small class of known agents graded once, then checked in every output format."""
+
+import contextlib
+import csv
+import io
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from checks import grade
+from checks.steps import REFERENCE_AGENT, ROOT, STEPS
+
+STUBS = ROOT / "lab" / "agent.py"
+N_STEPS = len(STEPS)
+
+# name -> expected total score (one point per step). The wrong agents are the reference with one planted mistake.
+EXPECTED = {
+    "empty": 0,  # a folder with no agent.py
+    "forger": 0,  # stubs that try to forge their grade at import
+    "hangs": 0,  # extract_code loops forever
+    "latin1": 0,  # not UTF-8
+    "messy": 0,  # raises messages full of characters that XML and UTF-8 cannot hold
+    "no_holdout": 4,  # holdout_check always returns []: step 5 fails
+    "no_strip": 1,  # extract_code does not strip a bare reply: step 1 fails, 2-4 are blocked, 5 passes
+    "reference": 5,
+    "stubs": 0,
+    "syntax_error": 0,
+}
+
+FORGER = '''\
+"""Stubs that try to forge a grade from inside the grader's child process."""
+import json, os, sys
+FORGED = "FORGED"
+for target in {targets!r}:
+    try:
+        with open(target, "w") as f:
+            f.write('submission,step1,step2,step3,step4,step5,total,max,notes\\nforger,1,1,1,1,1,5,5,FORGED\\n')
+    except OSError:
+        pass
+print("forger,1,1,1,1,1,5,5,FORGED")
+print('{{"score": 5, "tests": []}}', file=sys.stderr)
+try:  # a made-up "ready" on the grader's channel, as if the load were already done
+    os.write(int(sys.argv[4]), (json.dumps({{"ready": ["extract_code"]}}) + "\\n").encode())
+except Exception:
+    pass
+try:
+    import checks
+    checks.grade_agent = lambda *a, **k: {{"agent": "x", "steps": [], "passed": 5, "total": 5}}
+except Exception:
+    pass
+'''
+
+MESSY = '''\
+def extract_code(reply):
+    raise ValueError("bad \\x00 \\x1b[31m \\ud800 <tag attr=\\"&\\"> ]]> \\x7f")
+
+def holdout_check(solution_src):
+    raise ValueError("\\x01\\x02 \\udcff <&>")
+'''
+
+
+STEP1_STUB = (
+    '    raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")\n'
+)
+
+
+def _wrong(replace: str, by: str) -> str:
+    source = REFERENCE_AGENT.read_text()
+    assert replace in source, "the reference changed: update the planted mistake"
+    return source.replace(replace, by)
+
+
+def make_class(folder: Path, out: Path) -> Path:
+    """A class folder in the usual LMS export layout: one subfolder (or one .py file) per student."""
+    stubs = STUBS.read_text()
+    assert STEP1_STUB in stubs
+    files = {
+        "reference/agent.py": REFERENCE_AGENT.read_text(),
+        "stubs/lab/agent.py": stubs,  # one level down, as in a copy of the whole lab
+        "no_holdout/agent.py": _wrong('return harness.run(solution_src, harness.HOLDOUT_TESTS)["failed"]', "return []"),
+        "no_strip.py": _wrong("        return reply.strip()\n", "        return reply\n"),  # a bare file
+        "syntax_error/agent.py": "def extract_code(reply:\n    return reply\n",
+        "forger/agent.py": FORGER.format(targets=[str(out), str(out.parent / "results.json")]) + stubs,
+        "hangs/agent.py": stubs.replace(STEP1_STUB, "    while True:\n        pass\n"),
+        "messy/agent.py": MESSY,
+    }
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    (folder / "latin1").mkdir()
+    (folder / "latin1" / "agent.py").write_bytes(b'def extract_code(reply):\n    return "caf\xe9"\n')
+    (folder / "empty").mkdir()
+    (folder / "empty" / "notes.txt").write_text("forgot to upload")
+    (folder / ".DS_Store").write_text("")  # hidden files are not submissions
+    return folder
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory):
+    """The class graded once through the command (JSON to a file, 2 at a time): (exit code, reports, stderr, out)."""
+    base = tmp_path_factory.mktemp("grade")
+    out = base / "out" / "grades.json"
+    folder = make_class(base / "class", out)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = grade.main([str(folder), "--format", "json", "--out", str(out), "--jobs", "2"])
+    return code, json.loads(out.read_text(encoding="utf-8")), err.getvalue(), out
+
+
+@pytest.fixture(scope="module")
+def reports(graded_class):
+    return graded_class[1]
+
+
+def by_name(reports):
+    return {one["submission"]: one for one in reports}
+
+
+# --- scores --------------------------------------------------------------------------------------------------
+
+
+def test_grading_completes_with_exit_0_and_a_summary_on_stderr(graded_class):
+    code, reports, err, _ = graded_class
+    assert code == 0
+    assert f"Graded {len(EXPECTED)} submissions" in err
+    assert "mean score 1.00/5" in err
+    assert "step 5 holdout_check  passed by 2/10 (20%)" in err
+    assert "not graded (missing, did not load): empty, latin1, syntax_error" in err
+
+
+def test_every_submission_gets_its_exact_score_in_name_order(reports):
+    assert [one["submission"] for one in reports] == sorted(EXPECTED)
+    assert {one["submission"]: one["score"] for one in reports} == EXPECTED
+    assert all(one["max_score"] == N_STEPS for one in reports)
+
+
+def test_per_step_scores_follow_the_engine_statuses(reports):
+    graded = by_name(reports)
+    assert [r["score"] for r in graded["no_strip"]["steps"]] == [0, 0, 0, 0, 1]
+    assert [r["status"] for r in graded["no_strip"]["steps"]] == ["failed", "blocked", "blocked", "blocked", "passed"]
+    assert [r["score"] for r in graded["no_holdout"]["steps"]] == [1, 1, 1, 1, 0]
+    assert {r["status"] for r in graded["stubs"]["steps"]} == {"not started"}
+
+
+def test_each_failure_gets_a_short_note_that_says_why(reports):
+    notes = {one["submission"]: one["note"] for one in reports}
+    assert notes["reference"] == ""
+    assert notes["stubs"] == "step 1 (extract_code) not started"
+    assert notes["empty"] == "no agent.py found in empty/ (nor one level down)"
+    assert notes["syntax_error"].startswith("agent.py has a syntax error on line 1")
+    assert "utf-8" in notes["latin1"]
+    assert notes["hangs"].startswith("step 1 (extract_code):") and "took more than 3 s" in notes["hangs"]
+    assert notes["no_holdout"].startswith("step 5 (holdout_check):")
+    assert all(len(note) <= grade.NOTE_LENGTH and "\n" not in note for note in notes.values())
+
+
+def test_a_forging_agent_gains_nothing_and_cannot_touch_the_output(graded_class):
+    _, reports, _, out = graded_class
+    forger = by_name(reports)["forger"]
+    assert forger["score"] == 0
+    assert all(r["score"] == 0 for r in forger["steps"])
+    assert "FORGED" not in out.read_text(encoding="utf-8")  # it wrote there at import; the grade replaced it
+
+
+def test_partial_credit_and_points_per_step(reports):
+    no_strip = json.loads(json.dumps(by_name(reports)["no_strip"]))
+    step1 = no_strip["steps"][0]["checks"]
+    fraction = sum(c["status"] == "passed" for c in step1) / len(step1)
+    assert 0 < fraction < 1
+    partial = grade.score(no_strip, grade.Submission("no_strip", None), (2.0,) * N_STEPS, True, 0.0)
+    assert partial["steps"][0]["score"] == round(2 * fraction, 4)
+    assert partial["steps"][4]["score"] == 2 and partial["max_score"] == 10
+    whole = grade.score(no_strip, grade.Submission("no_strip", None), (1, 1, 1, 1, 6), False, 0.0)
+    assert whole["score"] == 6 and whole["max_score"] == 10
+
+
+# --- formats -------------------------------------------------------------------------------------------------
+
+
+def test_csv_has_one_row_per_submission_with_scores_a_spreadsheet_reads(reports):
+    rows = list(csv.DictReader(io.StringIO(grade.to_csv(reports))))
+    assert list(rows[0]) == ["submission", "step1", "step2", "step3", "step4", "step5", "total", "max", "notes"]
+    assert [row["submission"] for row in rows] == sorted(EXPECTED)
+    assert {row["submission"]: int(row["total"]) for row in rows} == EXPECTED
+    reference = next(row for row in rows if row["submission"] == "reference")
+    assert [reference[f"step{n}"] for n in range(1, 6)] == ["1"] * 5 and reference["max"] == "5"
+
+
+def test_csv_never_starts_a_cell_with_a_formula(reports):
+    one = dict(reports[0], submission="=HYPERLINK(\"http://x\")")
+    row = next(csv.reader(io.StringIO(grade.to_csv([one]).splitlines()[1])))
+    assert row[0].startswith("'=")
+
+
+def test_junit_parses_and_counts_every_check(reports):
+    root = ET.fromstring(grade.to_junit(reports).encode("utf-8"))
+    suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
+    assert list(suites) == sorted(EXPECTED)
+    for one in reports:
+        suite, checks = suites[one["submission"]], [c for r in one["steps"] for c in r["checks"]]
+        assert int(suite.get("tests")) == len(checks) == len(suite.findall("testcase"))
+        failures = sum(c["status"] == "failed" for c in checks)
+        assert int(suite.get("failures")) == failures == len(suite.findall("testcase/failure"))
+        assert int(suite.get("skipped")) == len(suite.findall("testcase/skipped"))
+    assert suites["reference"].get("failures") == suites["reference"].get("skipped") == "0"
+    assert suites["stubs"].get("failures") == "0" and suites["stubs"].get("skipped") == suites["stubs"].get("tests")
+    assert suites["syntax_error"].get("tests") == suites["syntax_error"].get("failures") == str(N_STEPS)
+    assert int(root.get("tests")) == sum(int(s.get("tests")) for s in suites.values())
+
+
+def test_junit_survives_messages_xml_cannot_hold(reports):
+    text = grade.to_junit([by_name(reports)["messy"]])
+    failure = ET.fromstring(text.encode("utf-8")).find(".//failure")
+    assert "<tag attr=\"&\">" in failure.get("message") and "\x00" not in failure.text
+
+
+def test_json_is_the_engine_report_plus_scores(reports):
+    reference = by_name(reports)["reference"]
+    added = {"submission", "score", "max_score", "note", "seconds"}
+    assert {"agent", "steps", "passed", "total"} | added <= set(reference)
+    assert reference["passed"] == reference["total"] == N_STEPS
+    assert [r["step"] for r in reference["steps"]] == [s.number for s in STEPS]
+    json.dumps(reports, ensure_ascii=False).encode("utf-8")  # lone surrogates from a submission were replaced
+
+
+def check_gradescope(results: dict, score: float) -> None:
+    """The fields and types of Gradescope's results.json specification."""
+    assert isinstance(results["score"], (int, float)) and results["score"] == score
+    assert isinstance(results["execution_time"], (int, float)) and isinstance(results["output"], str)
+    assert results["stdout_visibility"] in ("hidden", "after_due_date", "after_published", "visible")
+    assert len(results["tests"]) == N_STEPS
+    for test in results["tests"]:
+        assert isinstance(test["name"], str) and isinstance(test["output"], str)
+        assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
+        assert test["status"] in ("passed", "failed")
+        assert test["visibility"] in ("hidden", "after_due_date", "after_published", "visible")
+    assert sum(test["score"] for test in results["tests"]) == score
+
+
+def test_gradescope_results_for_each_kind_of_submission(reports):
+    for one in reports:
+        check_gradescope(json.loads(grade.to_gradescope([one])), EXPECTED[one["submission"]])
+    no_strip = json.loads(grade.to_gradescope([by_name(reports)["no_strip"]]))
+    assert no_strip["tests"][0]["status"] == "failed" and ":(" in no_strip["tests"][0]["output"]
+    assert "hint:" in no_strip["tests"][0]["output"] and no_strip["tests"][4]["status"] == "passed"
+
+
+def test_gradescope_layout_reads_the_submission_and_writes_results_json(tmp_path, capsys):
+    submission, results = tmp_path / "submission", tmp_path / "results" / "results.json"
+    (submission / "lab").mkdir(parents=True)
+    stubs = STUBS.read_text()
+    (submission / "lab" / "agent.py").write_text(FORGER.format(targets=[str(results)]) + stubs)
+    (submission / "notebooks").mkdir()
+    code = grade.main(["--format", "gradescope", "--submission-dir", str(submission), "--results", str(results)])
+    assert code == 0 and capsys.readouterr().out == ""
+    written = json.loads(results.read_text())
+    check_gradescope(written, 0)
+    assert "FORGED" not in results.read_text()
+
+
+def test_gradescope_with_nothing_uploaded_still_writes_a_zero(tmp_path, capsys):
+    (tmp_path / "submission").mkdir()
+    results = tmp_path / "results.json"
+    code = grade.main(["--format", "gradescope", "--submission-dir", str(tmp_path / "submission"),
+                       "--results", str(results)])
+    written = json.loads(results.read_text())
+    assert code == 0
+    check_gradescope(written, 0)
+    assert "no agent.py found" in written["output"]
+
+
+# --- the command line ----------------------------------------------------------------------------------------
+
+
+def test_order_is_by_name_whatever_the_arguments_and_jobs(tmp_path, capsys):
+    for name in ("zed", "Amy", "bob"):
+        (tmp_path / name).mkdir()
+        shutil.copy(STUBS, tmp_path / name / "agent.py")
+    args = [str(tmp_path / n / "agent.py") for n in ("zed", "bob", "Amy")]
+    assert grade.main([*args, "--jobs", "3"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [row["submission"] for row in rows] == ["Amy", "bob", "zed"]
+
+
+def test_the_spec2code_command_dispatches_to_grade(capsys):
+    from harness import cli
+
+    assert cli.main(["grade", str(STUBS), "--format", "json"]) == 0
+    (stubs,) = json.loads(capsys.readouterr().out)
+    assert stubs["submission"] == ROOT.name  # an agent.py is named by its folder (lab/'s parent, for the lab's own)
+    assert stubs["score"] == 0
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["{tmp}/nowhere"], "there is no file or folder {tmp}/nowhere"),
+        (["{tmp}/empty_dir"], "no submissions found in {tmp}/empty_dir"),
+        ([], "no SUBMISSION given"),
+        (["{stubs}", "--format", "xlsx"], "invalid choice: 'xlsx'"),
+        (["{stubs}", "--jobs", "0"], "'0' must be more than 0"),
+        (["{stubs}", "--points", "1,2"], "give one number for every step"),
+        (["{stubs}", "--out", "{tmp}"], "is a folder: give --out a file name"),
+        (["{stubs}", "{stubs}", "--format", "gradescope"], "grades one submission at a time"),
+        (["--format", "gradescope", "--submission-dir", "{tmp}/nowhere"], "there is no {tmp}/nowhere"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(tmp_path, capsys, args, says):
+    (tmp_path / "empty_dir").mkdir()
+    fill = {"tmp": str(tmp_path), "stubs": str(STUBS)}
+    assert grade.main([a.format(**fill) for a in args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("spec2code grade: ") and says.format(**fill) in err
+
+
+def test_names_that_clash_keep_their_paths(tmp_path, capsys):
+    for group in ("a", "b"):
+        (tmp_path / group / "alice").mkdir(parents=True)
+        shutil.copy(STUBS, tmp_path / group / "alice" / "agent.py")
+    args = [str(tmp_path / "a"), str(tmp_path / "b"), str(tmp_path / "a" / "alice"), "--format", "json"]
+    assert grade.main(args) == 0
+    names = [one["submission"] for one in json.loads(capsys.readouterr().out)]
+    assert len(names) == 2 and all(name.endswith("alice/agent.py") for name in names)
