@@ -38,12 +38,11 @@ def drops_the_python_tag(agent):
 def handles_a_bare_fence(agent):
     """returns the code of a bare ``` block (no language tag)"""
     got = extracted(agent, "```\nx = 1\ny = 2\n```")
-    hint = "a fence may have no tag: ``` alone on its line is a fence too"
     if trim(got) == "y = 2":
-        hint = "the line after a bare ``` is already code: drop a tag only when there is one"
-    if "```" in got:
-        hint = "a fence may have no tag: does your search only look for ```python?"
-    expect_code(got, "x = 1\ny = 2", hint)
+        fail(repr("x = 1\ny = 2"), got, "the line after a bare ``` is already code: drop a tag only when there is one")
+    if trim(got) == "```\nx = 1\ny = 2\n```":
+        fail(repr("x = 1\ny = 2"), got, "a fence may have no tag: does your search only look for ```python?")
+    expect_code(got, "x = 1\ny = 2", "a fence may have no tag: ``` alone on its line is a fence too")
 
 
 @check
@@ -61,12 +60,12 @@ def returns_only_the_first_block(agent):
     """returns only the first block when the reply has several"""
     reply = "Here is the code:\n```python\ndef first():\n    return 1\n```\nAnd how to use it:\n```python\nprint(first())\n```\n"
     got = extracted(agent, reply)
-    hint = "with several blocks, return the first"
+    expected = "def first():\n    return 1"
     if trim(got) == "print(first())":
-        hint = "you returned the last block: return the first one"
-    elif "print(first())" in got:
-        hint = "stop at the first closing ``` (a greedy .* runs on to the last one: use .*?)"
-    expect_code(got, "def first():\n    return 1", hint)
+        fail(repr(expected), got, "you returned the last block: return the first one")
+    if trim(got).startswith(expected) and "print(first())" in got:
+        fail(repr(expected), got, "stop at the first closing ``` (a greedy .* runs on to the last one: use .*?)")
+    expect_code(got, expected, "with several blocks, return the first")
 
 
 @check

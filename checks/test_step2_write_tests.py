@@ -92,6 +92,11 @@ def offline_tests_pass_on_a_correct_solution(agent):
 def offline_tests_catch_the_known_bugs(agent):
     """with the offline model, its tests fail every known-buggy solution"""
     tests = offline_tests(agent)
+    reference = run_tests(harness.tasks.REFERENCE_SOLUTION, tests)
+    need(
+        reference["error"] is None and not reference["failed"] and reference["passed"] > 0,
+        "not checked: the tests must first pass on a correct solution (see the check above)",
+    )
     missed = []
     for name, buggy in harness.tasks.BUGGY_SOLUTIONS.items():
         result = run_tests(buggy, tests)

@@ -1,0 +1,76 @@
+"""The graders against fixture agents: each wrong one fails just the step it breaks, correct ones pass, forgers earn nothing."""
+
+import ast
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import checks
+from checks.steps import BY_NUMBER, STEPS
+
+AGENTS = Path(__file__).parent / "agents"
+WRONG = sorted((AGENTS / "wrong").glob("*.py"))
+CORRECT = sorted((AGENTS / "correct").glob("*.py"))
+FORGING = sorted((AGENTS / "forging").glob("*.py"))
+
+
+def expected(path: Path) -> dict:
+    """The EXPECTED dict a fixture agent declares, read without importing it."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "EXPECTED" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{path.name} declares no EXPECTED")
+
+
+@pytest.fixture(scope="module")
+def reports():
+    """Every fixture agent graded once, a few at a time (each grading is mostly waiting on its child)."""
+    files = WRONG + CORRECT + FORGING
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return dict(zip(files, pool.map(checks.grade_agent, files)))
+
+
+def statuses(report: dict) -> dict:
+    return {s["step"]: s["status"] for s in report["steps"]}
+
+
+def test_the_corpus_covers_every_step_with_enough_agents():
+    assert len(WRONG) >= 25 and len(CORRECT) >= 5 and len(FORGING) >= 5
+    broken = {expected(path)["step"] for path in WRONG}
+    assert broken == {1, 2, 3, 4, 5}
+    for path in WRONG:
+        declared = expected(path)
+        names = [c.name for c in BY_NUMBER[declared["step"]].checks()]
+        assert declared["check"] in names, f"{path.name}: no check {declared['check']} in step {declared['step']}"
+        assert declared["says"], path.name
+
+
+@pytest.mark.parametrize("path", WRONG, ids=lambda p: p.stem)
+def test_a_wrong_agent_fails_only_the_step_it_breaks(path, reports):
+    declared, report = expected(path), reports[path]
+    broken = declared["step"]
+    want = {
+        s.number: "failed" if s.number == broken else "blocked" if broken in s.needs else "passed" for s in STEPS
+    }
+    assert statuses(report) == want
+    step = report["steps"][broken - 1]
+    found = next(c for c in step["checks"] if c["name"] == declared["check"])
+    assert found["status"] == "failed"
+    assert declared["says"] in f"{found['message']} {found['hint']}", found
+
+
+@pytest.mark.parametrize("path", CORRECT, ids=lambda p: p.stem)
+def test_a_correct_agent_written_differently_passes_every_check(path, reports):
+    report = reports[path]
+    failing = [(s["step"], c["name"], c["message"]) for s in report["steps"] for c in s["checks"] if c["status"] != "passed"]
+    assert failing == []
+    assert report["passed"] == report["total"] == 5
+
+
+@pytest.mark.parametrize("path", FORGING, ids=lambda p: p.stem)
+def test_a_forging_agent_earns_only_what_it_did_honestly(path, reports):
+    honest = set(expected(path)["may_pass"])
+    passed = {number for number, status in statuses(reports[path]).items() if status == "passed"}
+    assert passed <= honest, f"forged steps passed: {sorted(passed - honest)}"
+    assert all(statuses(reports[path])[n] == "passed" for n in honest)
