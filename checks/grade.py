@@ -68,8 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"spec2code grade: {exc}", file=sys.stderr)
         return 2
     started = time.monotonic()
-    graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points, partial=args.partial,
-                       progress=sys.stderr.isatty())
+    try:
+        graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points,
+                           partial=args.partial, progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
+        return 130
     text = render(graded, args.format)
     if out is None:
         sys.stdout.write(text)
@@ -254,8 +258,11 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
             print(f"\rgraded {finished}/{len(submissions)}", end="", file=sys.stderr, flush=True)
         return report
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         reports = list(pool.map(one, submissions))
+    finally:  # on Ctrl-C, drop the submissions not started yet instead of grading them all first
+        pool.shutdown(wait=True, cancel_futures=True)
     if progress:
         print("\r", end="", file=sys.stderr)
     return reports
@@ -422,10 +429,11 @@ def to_gradescope(graded: list[dict]) -> str:
     (one,) = graded
     tests = []
     for result in one["steps"]:
-        lines = []
+        waiting = result["status"] not in (PASSED, FAILED)  # not started or blocked: one reason for all checks
+        lines = [result["checks"][0]["message"]] if waiting and result["checks"] else []
         for check in result["checks"]:
             lines.append(f"{_MARKS.get(check['status'], ':|')} {check['description']}")
-            if check["status"] != PASSED and check["message"]:
+            if not waiting and check["status"] != PASSED and check["message"]:
                 lines += [f"    {line}" for line in check["message"].splitlines()]
             if check["status"] == FAILED and check["hint"]:
                 lines.append(f"    hint: {check['hint']}")

@@ -246,6 +246,7 @@ def test_gradescope_results_for_each_kind_of_submission(reports):
     no_strip = json.loads(grade.to_gradescope([by_name(reports)["no_strip"]]))
     assert no_strip["tests"][0]["status"] == "failed" and ":(" in no_strip["tests"][0]["output"]
     assert "hint:" in no_strip["tests"][0]["output"] and no_strip["tests"][4]["status"] == "passed"
+    assert no_strip["tests"][1]["output"].startswith("blocked until step 1 (extract_code) passes\n:| ")
 
 
 def test_gradescope_layout_reads_the_submission_and_writes_results_json(tmp_path, capsys):
