@@ -1,0 +1,273 @@
+"""The notebooks: committed clean, naming the lab's kernel, free of broken references, and executed end to end."""
+
+import ast
+import asyncio
+import os
+import re
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+import harness
+import harness.cli
+import harness.settings
+from checks import STEPS
+from checks import notebook as display
+from lab import launch
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+EXPECTED = ["00_start"] + [f"{s.number:02d}_{s.function}" for s in STEPS]
+CELL_TIMEOUT = 120  # seconds one cell may take before the run counts as hung
+PARALLEL = 3  # notebooks executed at once (each in its own kernel)
+
+
+def load(name):
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=nbformat.NO_CONVERT)
+
+
+def code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def step_of(name):
+    return int(name[:2])
+
+
+# --- committed clean ---------------------------------------------------------------------------------------------
+
+
+def test_there_is_a_start_page_and_one_notebook_per_step():
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == EXPECTED
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_notebook_is_valid_v4_without_outputs_and_names_the_lab_kernel(name):
+    nb = load(name)
+    assert nb.nbformat == 4
+    nbformat.validate(nb)
+    for cell in code_cells(nb):
+        assert cell.outputs == [], f"{name}: commit notebooks without outputs (Clear All Outputs, then save)"
+        assert cell.execution_count is None, f"{name}: a cell has an execution count"
+    assert nb.metadata.kernelspec.name == launch.KERNEL_NAME
+    assert nb.metadata.kernelspec.display_name == launch.KERNEL_DISPLAY_NAME
+
+
+@pytest.mark.parametrize("name", EXPECTED[1:])
+def test_step_notebook_has_a_check_cell_and_a_try_it_cell_for_its_step(name):
+    sources = [c.source for c in code_cells(load(name))]
+    function = name[3:]
+    assert sum(f"check_step({step_of(name)})" in s for s in sources) == 1
+    assert any(f'try_function("{function}"' in s for s in sources)
+
+
+# --- no broken references ----------------------------------------------------------------------------------------
+
+AGENT_FUNCTIONS = {s.function for s in STEPS}
+PATH = re.compile(r"(?<![\w/.])((?:lab|harness|checks|solutions|notebooks|tests)/[\w./-]*\w)")
+HARNESS_ATTR = re.compile(r"\bharness((?:\.\w+)+)")
+COMMAND = re.compile(r"\bspec2code (\w[\w-]*)")
+ENV = re.compile(r"\b((?:SPEC2CODE|OPENAI)_[A-Z_]+)")
+NOTEBOOK_NAME = re.compile(r"\b(\d\d_\w+\.ipynb)")
+CALL = re.compile(r"\b(check_step|try_function|run_reference)\((\d+|\"\w+\")")
+
+
+def broken_references(text):
+    """What a notebook's text mentions that does not exist: files, harness names, commands, settings, functions."""
+    broken = []
+    for path in PATH.findall(text):
+        if not (ROOT / path).exists():
+            broken.append(f"file {path}")
+    for name in NOTEBOOK_NAME.findall(text):
+        if not (NOTEBOOKS / name).exists():
+            broken.append(f"notebook {name}")
+    for chain in HARNESS_ATTR.findall(text):
+        target = harness
+        for attr in chain.strip(".").split("."):
+            if not hasattr(target, attr):
+                broken.append(f"harness{chain}")
+                break
+            target = getattr(target, attr)
+    for command in COMMAND.findall(text):
+        if command not in harness.cli.COMMANDS:
+            broken.append(f"command spec2code {command}")
+    for variable in ENV.findall(text):
+        if variable not in harness.settings.VARIABLES:
+            broken.append(f"setting {variable}")
+    for helper, argument in CALL.findall(text):
+        if helper == "check_step" and int(argument) not in {s.number for s in STEPS}:
+            broken.append(f"check_step({argument})")
+        if helper != "check_step" and argument.strip('"') not in AGENT_FUNCTIONS:
+            broken.append(f"{helper}({argument})")
+    for word in re.findall(r"`(\w+)\(", text):  # `name(...)` in prose: a function the learner or lab defines
+        if word not in AGENT_FUNCTIONS and not hasattr(harness, word) and not hasattr(display, word):
+            broken.append(f"function {word}")
+    return broken
+
+
+def imported_names(source):
+    """(module, name) for each `from X import a, b` and `import X` in a code cell."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            yield from ((node.module, alias.name) for alias in node.names)
+        elif isinstance(node, ast.Import):
+            yield from ((alias.name, None) for alias in node.names)
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_notebook_mentions_only_things_that_exist(name):
+    nb = load(name)
+    text = "\n".join(c.source for c in nb.cells)
+    assert broken_references(text) == []
+    for cell in code_cells(nb):
+        for module, imported in imported_names(cell.source):
+            loaded = __import__(module, fromlist=["_"])
+            assert imported is None or hasattr(loaded, imported), f"{name}: {module} has no {imported}"
+
+
+def test_the_reference_finder_catches_what_it_should():
+    text = (
+        "Open lab/agnet.py and 07_extra.ipynb, call `harness.asks(prompt)` or `extract_cod(reply)`, "
+        "run spec2code chek with SPEC2CODE_MODLE=live, then check_step(6) and try_function(\"slove\", x)."
+    )
+    assert broken_references(text) == [
+        "file lab/agnet.py", "notebook 07_extra.ipynb", "harness.asks", "command spec2code chek",
+        "setting SPEC2CODE_MODLE", "check_step(6)", 'try_function("slove")',
+        "function extract_cod",
+    ]
+    assert broken_references("Edit lab/agent.py, then run `spec2code check` and harness.tasks.REFERENCE_SOLUTION") == []
+
+
+# --- executed end to end -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def lab_kernel():
+    """The lab's named kernel, registered as `spec2code lab --setup-only` does it."""
+    launch.setup()
+    return launch.KERNEL_NAME
+
+
+def execute_all(kernel_name, agent=None):
+    """Run every notebook in a fresh kernel each (cwd notebooks/, as JupyterLab does), a few at a time.
+
+    Returns {name: executed notebook}. SPEC2CODE_AGENT selects the agent, as a learner's shell would.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in ("SPEC2CODE_AGENT", "SPEC2CODE_MODEL")}
+    if agent:
+        env["SPEC2CODE_AGENT"] = str(agent)
+    at_once = asyncio.Semaphore(PARALLEL)
+
+    async def one(name):
+        nb = load(name)
+        client = NotebookClient(nb, kernel_name=kernel_name, timeout=CELL_TIMEOUT, allow_errors=True,
+                                resources={"metadata": {"path": str(NOTEBOOKS)}})
+        async with at_once:
+            await client.async_execute(env=env)
+        return name, nb
+
+    async def every():
+        return dict(await asyncio.gather(*(one(name) for name in EXPECTED)))
+
+    return asyncio.run(every())
+
+
+def outputs(cell, mime="text/plain"):
+    """The text of one cell's outputs: streams, errors, and the given MIME type of rich outputs."""
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        elif out.output_type == "error":
+            parts.append(f"ERROR {out.ename}: {out.evalue}")
+        else:
+            parts.append(out.get("data", {}).get(mime, ""))
+    return "\n".join(parts)
+
+
+def errors(nb):
+    return [
+        f"cell {i}: {out.ename}: {out.evalue}"
+        for i, cell in enumerate(code_cells(nb))
+        for out in cell.outputs
+        if out.output_type == "error"
+    ]
+
+
+def cells_calling(nb, helper):
+    return [c for c in code_cells(nb) if f"{helper}(" in c.source]
+
+
+@pytest.fixture(scope="session")
+def executed_with_stubs(lab_kernel):
+    return execute_all(lab_kernel)
+
+
+@pytest.fixture(scope="session")
+def executed_with_reference(lab_kernel, request):
+    start = time.perf_counter()
+    done = execute_all(lab_kernel, agent=ROOT / "solutions" / "agent.py")
+    seconds = time.perf_counter() - start
+    report = f"Executing all {len(done)} notebooks with the reference agent took {seconds:.1f} s (target: under 60 s)"
+    request.config.stash[TIMING] = report
+    artifacts = ROOT / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    (artifacts / "notebook-timing.txt").write_text(report + "\n", encoding="utf-8")
+    return done
+
+
+TIMING = pytest.StashKey[str]()
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_with_the_stubs_every_cell_runs_and_every_step_is_not_started(executed_with_stubs, name):
+    nb = executed_with_stubs[name]
+    assert errors(nb) == []
+    for cell in cells_calling(nb, "check_step"):
+        text = outputs(cell)
+        assert re.search(r"^Step \d · \w+ \(.*\): not started", text, re.M), text
+        assert 'data-status="not started"' in outputs(cell, "text/html")
+    for cell in cells_calling(nb, "try_function"):
+        assert "is not started yet" in outputs(cell), outputs(cell)
+    for cell in cells_calling(nb, "progress"):
+        assert "0 of 5 steps pass" in outputs(cell) and outputs(cell).count("not started") == 5
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_with_the_reference_every_check_passes(executed_with_reference, name):
+    nb = executed_with_reference[name]
+    assert errors(nb) == []
+    for cell in cells_calling(nb, "check_step"):
+        text = outputs(cell)
+        assert re.search(r"^Step \d · \w+ \(.*\): passed: all \d+ checks pass", text, re.M), text
+        assert 'data-status="passed"' in outputs(cell, "text/html")
+    for cell in cells_calling(nb, "try_function"):
+        text = outputs(cell)
+        assert "returned:" in text or "solve() passed after" in text, text
+    for cell in cells_calling(nb, "progress"):
+        assert "5 of 5 steps pass" in outputs(cell)
+
+
+def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
+    """The demos run the lab's own agent, so they work before the learner has written anything."""
+    start, step1, step3, step4, step5 = (executed_with_stubs[n] for n in ("00_start", *EXPECTED[1:2], *EXPECTED[3:]))
+    assert "is_leap_year(year)" in outputs(code_cells(start)[0])
+    assert "```" in outputs(code_cells(step1)[0])  # a real reply, with a fence to find
+    run = outputs(code_cells(step3)[0])
+    assert "'failed': ['test_" in run and "'error': None" in run  # the buggy solution fails named tests
+    table, chart = code_cells(step4)[:2]
+    assert "solve() passed after 2 round(s)" in outputs(table)
+    assert any("image/png" in out.get("data", {}) for out in chart.outputs)
+    contrast, bars = code_cells(step5)[1:3]
+    rows = {line.split("  ")[0]: line for line in outputs(contrast).splitlines()}
+    assert re.search(r"(\d+) of \1\s+(\d+) of \2\s+-$", rows["honest model"])  # green everywhere
+    assert re.search(r"(\d+) of \1\s+(\d+) of (?!\2)\d+\s+test_", rows["gaming model"])  # visible green, held-out red
+    assert any("image/png" in out.get("data", {}) for out in bars.outputs)
+
+
+def test_notebook_timing_is_reported(executed_with_reference, request, capsys):
+    with capsys.disabled():
+        print(f"\n{request.config.stash[TIMING]}")
