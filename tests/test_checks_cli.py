@@ -1,0 +1,154 @@
+"""`spec2code check`, `reset` and `compare`: what a person sees, and the exit status a script sees."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checks import command, compare, reset
+from checks.stubs import render
+from harness import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "solutions" / "agent.py"
+AGENTS = Path(__file__).parent / "agents"
+
+
+def check(capsys, *argv):
+    code = command.main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_check_on_the_reference_says_every_step_passed(capsys):
+    code, out = check(capsys, "--agent", str(REFERENCE))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-1] == "5/5 steps passed"
+    assert sum(line.startswith("  :) ") for line in lines) >= 25
+    assert ":(" not in out and ":|" not in out
+
+
+def test_a_failed_check_shows_its_message_and_hint_below_it(capsys):
+    code, out = check(capsys, "1", "--agent", str(AGENTS / "wrong" / "keeps_python_tag.py"))
+    assert code == 1
+    lines = out.splitlines()
+    at = lines.index("  :( returns the code of a ```python block, without the python tag")
+    assert lines[at + 1].strip().startswith("expected ")
+    assert lines[at + 2].strip() == "hint: did you drop the ```python tag?"
+    assert lines[-1] == "0/1 step passed"
+
+
+def test_steps_not_started_or_blocked_are_neutral(capsys, tmp_path):
+    stubs = tmp_path / "agent.py"
+    stubs.write_text(render())
+    code, out = check(capsys, "--agent", str(stubs))
+    assert code == 1 and ":(" not in out and ":)" not in out
+    assert "not started: extract_code still raises NotImplementedError" in out
+    assert out.splitlines()[-1] == "0/5 steps passed"
+    code, out = check(capsys, "2", "--agent", str(AGENTS / "wrong" / "returns_last_block.py"))
+    assert "blocked until step 1 (extract_code) passes" in out and "  :| " in out
+
+
+def test_exit_status_is_zero_only_when_every_step_asked_for_passes(capsys):
+    broken = str(AGENTS / "wrong" / "vague_feedback.py")  # breaks step 4 only
+    assert check(capsys, "1", "2", "3", "5", "--agent", broken)[0] == 0
+    assert check(capsys, "4", "--agent", broken)[0] == 1
+    assert check(capsys, "--agent", broken)[0] == 1
+
+
+def test_json_format_is_the_engines_report(capsys):
+    code, out = check(capsys, "solve", "--agent", str(REFERENCE), "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["passed"] == report["total"] == 1
+    assert report["steps"][0]["name"] == "solve" and report["steps"][0]["status"] == "passed"
+
+
+def test_an_unknown_step_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        command.main(["7"])
+    assert stopped.value.code == 2
+    assert "There is no step '7'" in capsys.readouterr().err
+
+
+def test_a_load_error_is_printed_once(capsys, tmp_path):
+    path = tmp_path / "agent.py"
+    path.write_text("def extract_code(reply:\n    return reply\n")
+    code, out = check(capsys, "--agent", str(path))
+    assert code == 1
+    assert out.count("syntax error on line 1") == 1
+    assert out.count("not checked, agent.py does not load") == 5
+
+
+def test_what_an_agent_prints_never_reaches_the_report():
+    done = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "check", "--agent", str(AGENTS / "forging" / "prints_smileys.py")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    lines = [line.strip() for line in (done.stdout + done.stderr).splitlines()]
+    assert ":) every check passed" not in lines and "5/5 steps passed" not in lines  # only quoted, as a value
+    assert done.stdout.splitlines()[-1] == "0/5 steps passed"
+
+
+def test_the_agent_variable_selects_the_agent(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "elsewhere.py"
+    path.write_text(render())
+    monkeypatch.setenv("SPEC2CODE_AGENT", str(path))
+    code, out = check(capsys, "1")
+    assert "elsewhere.py" in out.splitlines()[0] and "not started" in out
+
+
+def test_the_cli_dispatches_check_reset_and_compare():
+    assert {name: cli.COMMANDS[name][0] for name in ("check", "reset", "compare")} == {
+        "check": "checks.command",
+        "reset": "checks.reset",
+        "compare": "checks.compare",
+    }
+
+
+def test_reset_saves_the_work_then_restores_the_stubs(capsys, tmp_path):
+    path = tmp_path / "agent.py"
+    work = REFERENCE.read_text()
+    path.write_text(work)
+    assert reset.main(["--agent", str(path)]) == 0
+    out = capsys.readouterr().out
+    saved = list((tmp_path / "saved").glob("agent-*.py"))
+    assert len(saved) == 1 and saved[0].read_text() == work
+    assert path.read_text() == render()
+    assert "Saved your" in out and "Restored the stubs" in out
+    assert reset.main(["--agent", str(path)]) == 0
+    assert "already the stubs" in capsys.readouterr().out
+    assert len(list((tmp_path / "saved").glob("*.py"))) == 1
+
+
+def test_two_resets_in_one_second_keep_both_copies(tmp_path):
+    path = tmp_path / "agent.py"
+    copies = []
+    for text in ("one = 1\n", "two = 2\n"):
+        path.write_text(text)
+        copies.append(reset.save_aside(path))
+    assert [c.read_text() for c in copies] == ["one = 1\n", "two = 2\n"]
+
+
+def test_compare_warns_first_then_shows_yours_and_the_reference(capsys, tmp_path):
+    path = tmp_path / "agent.py"
+    path.write_text(render())
+    assert compare.main(["4", "--agent", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("This shows the reference solution. Try first!")
+    yours, reference = out.split("--- reference")
+    assert "--- yours" in yours and "still the stub" in yours
+    assert "def solve(" in reference and "def _describe_failure(" in reference
+    assert "Step 1" not in out
+
+
+def test_compare_copes_with_a_file_that_does_not_parse(capsys, tmp_path):
+    path = tmp_path / "agent.py"
+    path.write_text("def extract_code(:\n")
+    assert compare.main(["1", "--agent", str(path)]) == 0
+    assert "syntax error on line 1" in capsys.readouterr().out

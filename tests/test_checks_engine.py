@@ -1,0 +1,199 @@
+"""The grading engine: verdicts on the reference and the stubs, dependencies, hangs, crashes, load errors, pytest view."""
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import checks
+from checks.stubs import render
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "solutions" / "agent.py"
+AGENTS = Path(__file__).parent / "agents"
+
+
+def statuses(report: dict) -> dict:
+    return {s["step"]: s["status"] for s in report["steps"]}
+
+
+def write_agent(tmp_path: Path, source: str, name: str = "agent.py") -> Path:
+    path = tmp_path / name
+    path.write_text(source)
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference_report():
+    return checks.grade_agent(REFERENCE)
+
+
+def test_the_public_surface_is_pinned():
+    assert checks.__all__ == [
+        "BLOCKED",
+        "FAILED",
+        "NOT_STARTED",
+        "PASSED",
+        "STEPS",
+        "ScriptedAsk",
+        "Step",
+        "agent_path",
+        "grade_agent",
+        "step",
+    ]
+    assert [(s.number, s.function, s.needs) for s in checks.STEPS] == [
+        (1, "extract_code", ()),
+        (2, "write_tests", (1,)),
+        (3, "write_solution", (1,)),
+        (4, "solve", (1, 2, 3)),
+        (5, "holdout_check", ()),
+    ]
+
+
+def test_every_check_has_a_sentence_and_a_unique_name():
+    for step in checks.STEPS:
+        names = [c.name for c in step.checks()]
+        assert len(names) >= 3 and len(set(names)) == len(names)
+        assert all(c.description and not c.description.endswith(".") for c in step.checks())
+
+
+def test_the_reference_passes_every_check(reference_report):
+    report = reference_report
+    assert report["passed"] == report["total"] == 5
+    for step in report["steps"]:
+        assert step["status"] == "passed"
+        for one in step["checks"]:
+            assert (one["status"], one["message"], one["hint"]) == ("passed", "", ""), one
+
+
+def test_the_report_is_plain_json_in_the_documented_shape(reference_report):
+    report = json.loads(json.dumps(reference_report))
+    assert set(report) == {"agent", "steps", "passed", "total"}
+    for step in report["steps"]:
+        assert set(step) == {"step", "name", "title", "status", "checks"}
+        for one in step["checks"]:
+            assert set(one) == {"name", "description", "status", "message", "hint"}
+
+
+def test_the_stubs_are_not_started_on_every_step(tmp_path):
+    report = checks.grade_agent(write_agent(tmp_path, render()))
+    assert statuses(report) == {n: "not started" for n in range(1, 6)}
+    assert all(c["status"] == "not started" for s in report["steps"] for c in s["checks"])
+    assert report["passed"] == 0
+
+
+def test_a_step_asked_for_alone_is_graded_with_what_it_needs(tmp_path):
+    broken = AGENTS / "wrong" / "keeps_python_tag.py"
+    report = checks.grade_agent(broken, steps=[2])
+    assert [s["step"] for s in report["steps"]] == [2] and report["total"] == 1
+    assert report["steps"][0]["status"] == "blocked"
+    assert "blocked until step 1 (extract_code) passes" in report["steps"][0]["checks"][0]["message"]
+    assert statuses(checks.grade_agent(broken, steps=["holdout_check"])) == {5: "passed"}
+
+
+def test_a_started_step_behind_a_stub_is_blocked_not_failed(tmp_path):
+    source = render().replace(
+        'raise NotImplementedError("step 2 (write_tests) is not started yet: replace this line with your code")',
+        "return extract_code(ask(spec))",
+    )
+    report = checks.grade_agent(write_agent(tmp_path, source))
+    assert statuses(report) == {1: "not started", 2: "blocked", 3: "not started", 4: "not started", 5: "not started"}
+
+
+def test_a_hanging_step_is_stopped_and_the_other_steps_are_still_graded():
+    started = time.monotonic()
+    report = checks.grade_agent(AGENTS / "special" / "hangs_in_write_tests.py", timeout=1.0)
+    assert time.monotonic() - started < 15
+    assert statuses(report) == {1: "passed", 2: "failed", 3: "passed", 4: "blocked", 5: "passed"}
+    first = report["steps"][1]["checks"][0]
+    assert "took more than 1 s (did it loop forever?)" in first["message"]
+
+
+def test_a_syntax_error_is_reported_with_its_line_for_every_step(tmp_path):
+    source = render().replace("import harness", "import harness\n\n\ndef broken(:\n    pass", 1)
+    line = source.splitlines().index("def broken(:") + 1
+    report = checks.grade_agent(write_agent(tmp_path, source))
+    for step in report["steps"]:
+        assert step["status"] == "failed"
+        assert [c["message"] for c in step["checks"]] == [f"agent.py has a syntax error on line {line}: invalid syntax"]
+
+
+def test_an_exception_at_import_names_its_line(tmp_path):
+    source = render() + "\n\nlimit = int('many')\n"
+    line = source.splitlines().index("limit = int('many')") + 1
+    report = checks.grade_agent(write_agent(tmp_path, source), steps=[1])
+    message = report["steps"][0]["checks"][0]["message"]
+    assert f"raised ValueError on line {line} while loading" in message
+
+
+def test_a_missing_function_fails_only_its_own_step(tmp_path):
+    source = "from solutions.agent import extract_code, solve, write_solution, write_tests\n"
+    report = checks.grade_agent(write_agent(tmp_path, source))
+    assert statuses(report) == {1: "passed", 2: "passed", 3: "passed", 4: "passed", 5: "failed"}
+    assert "no function named holdout_check" in report["steps"][4]["checks"][0]["message"]
+
+
+def test_an_exception_in_a_function_is_shown_with_its_line_not_a_traceback(tmp_path):
+    source = render().replace(
+        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
+        "return reply.splitlines()[5]",
+    )
+    line = source.splitlines().index("    return reply.splitlines()[5]") + 1
+    report = checks.grade_agent(write_agent(tmp_path, source), steps=[1])
+    one = report["steps"][0]["checks"][0]
+    assert one["message"] == f"extract_code raised IndexError: list index out of range (agent.py line {line})"
+    assert "Traceback" not in json.dumps(report)
+
+
+def test_a_value_that_is_not_plain_data_is_named_by_its_type(tmp_path):
+    source = render().replace(
+        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
+        "return (line for line in reply.splitlines())",
+    )
+    report = checks.grade_agent(write_agent(tmp_path, source), steps=[1])
+    assert "<generator>" in report["steps"][0]["checks"][0]["message"]
+
+
+def test_the_agent_comes_from_the_environment_when_no_path_is_given(monkeypatch, tmp_path):
+    monkeypatch.setenv("SPEC2CODE_AGENT", str(write_agent(tmp_path, render(), "mine.py")))
+    report = checks.grade_agent(steps=[1])
+    assert report["agent"].endswith("mine.py") and report["steps"][0]["status"] == "not started"
+
+
+def test_a_scripted_ask_counts_the_calls_through_each_route():
+    model = checks.ScriptedAsk(["one", "two"])
+    assert [model("a"), model("b", via="default"), model("c")] == ["one", "two", "two"]
+    assert model.given == ["a", "c"] and model.default == ["b"]
+
+
+def _pytest_outcomes(agent: Path) -> dict:
+    """`python -m pytest checks --agent AGENT -v`: {(step, check): PASSED, FAILED or SKIPPED}."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "checks", "--agent", str(agent), "-v", "-p", "no:cacheprovider"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.findall(r"^checks/test_step(\d)_\w+\.py::test_check\[(\w+)\] (PASSED|FAILED|SKIPPED)", done.stdout, re.M)
+    return {(int(step), name): word for step, name, word in found}
+
+
+def test_pytest_shows_the_engines_verdicts():
+    agent = AGENTS / "wrong" / "tests_via_harness_ask.py"
+    report = checks.grade_agent(agent)
+    word = {"passed": "PASSED", "failed": "FAILED", "blocked": "SKIPPED", "not started": "SKIPPED"}
+    engine = {(s["step"], c["name"]): word[c["status"]] for s in report["steps"] for c in s["checks"]}
+    assert _pytest_outcomes(agent) == engine
+    assert set(engine.values()) == {"PASSED", "FAILED", "SKIPPED"}
+
+
+def test_pytest_in_the_grader_is_out_of_reach_of_an_agent_that_patches_it():
+    outcomes = _pytest_outcomes(AGENTS / "forging" / "patches_pytest.py")
+    assert len(outcomes) == sum(len(step.checks()) for step in checks.STEPS)
+    for step in checks.STEPS:
+        assert any(outcomes[(step.number, c.name)] != "PASSED" for c in step.checks())
