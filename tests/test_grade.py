@@ -16,15 +16,17 @@ from checks.steps import REFERENCE_AGENT, ROOT, STEPS
 STUBS = ROOT / "lab" / "agent.py"
 N_STEPS = len(STEPS)
 
-# name -> expected total score (one point per step). The wrong agents are the reference with one planted mistake.
+WRONG = ROOT / "tests" / "agents" / "wrong"  # the corpus of typical mistakes, each breaking one step
+
+# name -> expected total score (one point per step).
 EXPECTED = {
     "empty": 0,  # a folder with no agent.py
     "forger": 0,  # stubs that try to forge their grade at import
     "hangs": 0,  # extract_code loops forever
     "latin1": 0,  # not UTF-8
     "messy": 0,  # raises messages full of characters that XML and UTF-8 cannot hold
-    "no_holdout": 4,  # holdout_check always returns []: step 5 fails
-    "no_strip": 1,  # extract_code does not strip a bare reply: step 1 fails, 2-4 are blocked, 5 passes
+    "holdout_counts_failures": 4,  # holdout_check returns a count: step 5 fails
+    "unstripped_bare_reply": 1,  # extract_code does not strip a bare reply: step 1 fails, 2-4 are blocked, 5 passes
     "reference": 5,
     "stubs": 0,
     "syntax_error": 0,
@@ -67,12 +69,6 @@ STEP1_STUB = (
 )
 
 
-def _wrong(replace: str, by: str) -> str:
-    source = REFERENCE_AGENT.read_text()
-    assert replace in source, "the reference changed: update the planted mistake"
-    return source.replace(replace, by)
-
-
 def make_class(folder: Path, out: Path) -> Path:
     """A class folder in the usual LMS export layout: one subfolder (or one .py file) per student."""
     stubs = STUBS.read_text()
@@ -80,8 +76,8 @@ def make_class(folder: Path, out: Path) -> Path:
     files = {
         "reference/agent.py": REFERENCE_AGENT.read_text(),
         "stubs/lab/agent.py": stubs,  # one level down, as in a copy of the whole lab
-        "no_holdout/agent.py": _wrong('return harness.run(solution_src, harness.HOLDOUT_TESTS)["failed"]', "return []"),
-        "no_strip.py": _wrong("        return reply.strip()\n", "        return reply\n"),  # a bare file
+        "unstripped_bare_reply/agent.py": (WRONG / "unstripped_bare_reply.py").read_text(),
+        "holdout_counts_failures.py": (WRONG / "holdout_counts_failures.py").read_text(),  # a bare file
         "syntax_error/agent.py": "def extract_code(reply:\n    return reply\n",
         "forger/agent.py": FORGER.format(targets=[str(out), str(out.parent / "results.json")]) + stubs,
         "hangs/agent.py": stubs.replace(STEP1_STUB, "    while True:\n        pass\n"),
@@ -139,9 +135,9 @@ def test_every_submission_gets_its_exact_score_in_name_order(reports):
 
 def test_per_step_scores_follow_the_engine_statuses(reports):
     graded = by_name(reports)
-    assert [r["score"] for r in graded["no_strip"]["steps"]] == [0, 0, 0, 0, 1]
-    assert [r["status"] for r in graded["no_strip"]["steps"]] == ["failed", "blocked", "blocked", "blocked", "passed"]
-    assert [r["score"] for r in graded["no_holdout"]["steps"]] == [1, 1, 1, 1, 0]
+    assert [r["score"] for r in graded["unstripped_bare_reply"]["steps"]] == [0, 0, 0, 0, 1]
+    assert [r["status"] for r in graded["unstripped_bare_reply"]["steps"]] == ["failed", "blocked", "blocked", "blocked", "passed"]
+    assert [r["score"] for r in graded["holdout_counts_failures"]["steps"]] == [1, 1, 1, 1, 0]
     assert {r["status"] for r in graded["stubs"]["steps"]} == {"not started"}
 
 
@@ -153,7 +149,7 @@ def test_each_failure_gets_a_short_note_that_says_why(reports):
     assert notes["syntax_error"].startswith("agent.py has a syntax error on line 1")
     assert "utf-8" in notes["latin1"]
     assert notes["hangs"].startswith("step 1 (extract_code):") and "took more than 3 s" in notes["hangs"]
-    assert notes["no_holdout"].startswith("step 5 (holdout_check):")
+    assert notes["holdout_counts_failures"].startswith("step 5 (holdout_check):")
     assert all(len(note) <= grade.NOTE_LENGTH and "\n" not in note for note in notes.values())
 
 
@@ -166,14 +162,14 @@ def test_a_forging_agent_gains_nothing_and_cannot_touch_the_output(graded_class)
 
 
 def test_partial_credit_and_points_per_step(reports):
-    no_strip = json.loads(json.dumps(by_name(reports)["no_strip"]))
-    step1 = no_strip["steps"][0]["checks"]
+    unstripped = json.loads(json.dumps(by_name(reports)["unstripped_bare_reply"]))
+    step1 = unstripped["steps"][0]["checks"]
     fraction = sum(c["status"] == "passed" for c in step1) / len(step1)
     assert 0 < fraction < 1
-    partial = grade.score(no_strip, grade.Submission("no_strip", None), (2.0,) * N_STEPS, True, 0.0)
+    partial = grade.score(unstripped, grade.Submission("unstripped_bare_reply", None), (2.0,) * N_STEPS, True, 0.0)
     assert partial["steps"][0]["score"] == round(2 * fraction, 4)
     assert partial["steps"][4]["score"] == 2 and partial["max_score"] == 10
-    whole = grade.score(no_strip, grade.Submission("no_strip", None), (1, 1, 1, 1, 6), False, 0.0)
+    whole = grade.score(unstripped, grade.Submission("unstripped_bare_reply", None), (1, 1, 1, 1, 6), False, 0.0)
     assert whole["score"] == 6 and whole["max_score"] == 10
 
 
@@ -243,10 +239,10 @@ def check_gradescope(results: dict, score: float) -> None:
 def test_gradescope_results_for_each_kind_of_submission(reports):
     for one in reports:
         check_gradescope(json.loads(grade.to_gradescope([one])), EXPECTED[one["submission"]])
-    no_strip = json.loads(grade.to_gradescope([by_name(reports)["no_strip"]]))
-    assert no_strip["tests"][0]["status"] == "failed" and ":(" in no_strip["tests"][0]["output"]
-    assert "hint:" in no_strip["tests"][0]["output"] and no_strip["tests"][4]["status"] == "passed"
-    assert no_strip["tests"][1]["output"].startswith("blocked until step 1 (extract_code) passes\n:| ")
+    unstripped = json.loads(grade.to_gradescope([by_name(reports)["unstripped_bare_reply"]]))
+    assert unstripped["tests"][0]["status"] == "failed" and ":(" in unstripped["tests"][0]["output"]
+    assert "hint:" in unstripped["tests"][0]["output"] and unstripped["tests"][4]["status"] == "passed"
+    assert unstripped["tests"][1]["output"].startswith("blocked until step 1 (extract_code) passes\n:| ")
 
 
 def test_gradescope_layout_reads_the_submission_and_writes_results_json(tmp_path, capsys):
