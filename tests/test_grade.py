@@ -135,8 +135,9 @@ def test_every_submission_gets_its_exact_score_in_name_order(reports):
 
 def test_per_step_scores_follow_the_engine_statuses(reports):
     graded = by_name(reports)
-    assert [r["score"] for r in graded["unstripped_bare_reply"]["steps"]] == [0, 0, 0, 0, 1]
-    assert [r["status"] for r in graded["unstripped_bare_reply"]["steps"]] == ["failed", "blocked", "blocked", "blocked", "passed"]
+    unstripped = graded["unstripped_bare_reply"]["steps"]
+    assert [r["score"] for r in unstripped] == [0, 0, 0, 0, 1]
+    assert [r["status"] for r in unstripped] == ["failed", "blocked", "blocked", "blocked", "passed"]
     assert [r["score"] for r in graded["holdout_counts_failures"]["steps"]] == [1, 1, 1, 1, 0]
     assert {r["status"] for r in graded["stubs"]["steps"]} == {"not started"}
 
