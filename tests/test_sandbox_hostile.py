@@ -48,6 +48,7 @@ DEFAULTS = {
 }
 # names an attack may create outside its folder (besides anything with "hostile" in it)
 ARTIFACTS = {"conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.py", "_pytest", "scratch.json"}
+ARTIFACT_PREFIXES = ("hostile_marker_", "hostile_daemon_", "hostile_plugin", "hostile_jail", "hostile_hm")
 SECRET = "sk-test-secret-" + uuid.uuid4().hex
 SECRET_VARS = {"OPENAI_API_KEY": SECRET, "HOSTILE_TEST_SECRET": "hostile-secret-" + uuid.uuid4().hex}
 
@@ -141,6 +142,35 @@ def tagged(tag: str) -> dict[int, dict]:
     return {pid: p for pid, p in processes().items() if pid != me and (tag in p["comm"] or tag in p["cmdline"])}
 
 
+def nested_namespace_descendants() -> dict[int, str]:
+    """Our descendants that live in a nested PID namespace without being its init: processes a solution started."""
+    parents = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                stat = Path(entry.path, "stat").read_text()
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    out, stack = {}, list(children.get(os.getpid(), []))
+    while stack:
+        pid = stack.pop()
+        stack += children.get(pid, [])
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        nspid = fields.get("NSpid", "").split()
+        if fields.get("State", "").strip()[:1] != "Z" and len(nspid) >= 2 and nspid[-1] != "1":
+            out[pid] = f"{fields.get('Name', '').strip()} {cmdline[:150]}"
+    return out
+
+
 def watched_roots() -> list[tuple[Path, int]]:
     """(folder, depth) pairs snapshotted before and after runs: the project, the runtime, home, /tmp, /."""
     import site
@@ -198,7 +228,7 @@ def attributable(change: tuple[str, str, int], canaries: list[str]) -> bool:
     name = os.path.basename(path)
     return (
         path in canaries
-        or ("hostile" in name and "hostile_canary" not in name)
+        or name.startswith(ARTIFACT_PREFIXES)
         or (kind == "created" and (name in ARTIFACTS or name.endswith(".pth") or re.fullmatch(r"log-\d+\.txt", name)))
         or (kind != "deleted" and uid == NOBODY)
     )
@@ -215,15 +245,14 @@ def sweep() -> list[str]:
             return
         for e in entries:
             name = e.name
-            if ("hostile_" in name and "hostile_canary" not in name) or name in ARTIFACTS:
-                if e.is_file(follow_symlinks=False):
-                    try:
-                        head = open(e.path, errors="replace").read(200)
-                    except OSError:
-                        head = ""
-                    if "hostile" in head or "hostile_" in name:
-                        found.append(e.path)
-                elif "hostile_" in name and e.is_dir(follow_symlinks=False):
+            if name.startswith(ARTIFACT_PREFIXES):
+                found.append(e.path)
+            elif name in ARTIFACTS and e.is_file(follow_symlinks=False):
+                try:
+                    head = open(e.path, errors="replace").read(200)
+                except OSError:
+                    head = ""
+                if head.startswith("# hostile"):
                     found.append(e.path)
             if depth > 1 and e.is_dir(follow_symlinks=False) and name not in SKIP_DIRS and name != ".git":
                 look(e.path, depth - 1)
@@ -395,11 +424,13 @@ def corpus():
             for (name, suite), run in zip(jobs, pool.map(lambda j: run_once(CASES[j[0]], j[1], ctx), jobs)):
                 report["cases"][name]["runs"][suite] = run
         report["parallel_s"] = round(time.monotonic() - t0, 1)
+        time.sleep(1.0)
+        report["ns_leftovers"] = nested_namespace_descendants()
 
         t0 = time.monotonic()
         for name in serial:
             record = report["cases"][name]
-            before, procs_before, events_before = snapshot(), processes(), len(listener.events)
+            before, events_before = snapshot(), len(listener.events)
             for suite in SUITES:
                 record["runs"][suite] = run_once(CASES[name], suite, ctx)
             after = snapshot()
@@ -413,13 +444,10 @@ def corpus():
                     before_all[path] = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_uid, False)
                 elif not path.startswith(str(REPO / ".git")):
                     remove(path)  # don't let one attack's leftovers rig the next
-            new_nobody = {pid: p for pid, p in processes().items()
-                          if pid not in procs_before and p["uid"] == NOBODY}
-            if new_nobody:
+            if nested_namespace_descendants():
                 time.sleep(1.0)
-                still = processes()
-                record["notes"] += [f"process of nobody alive 1 s after the run: {pid} {p['cmdline'] or p['comm']}"
-                                    for pid, p in new_nobody.items() if pid in still and still[pid]["uid"] == NOBODY]
+                record["notes"] += [f"a process it started (inside its PID namespace) outlived the run by 1 s: "
+                                    f"{pid} {what}" for pid, what in nested_namespace_descendants().items()]
             record["net"] = [e for e in listener.events[events_before:]]
             health = run_once(CASES["control_reference"], "holdout", ctx)
             if not (health["result"] and is_green(health["result"])):
@@ -550,8 +578,8 @@ def write_report(report: dict) -> None:
                      "holdout": cell("holdout"), "visible": cell("visible"), "problems": problems})
     REPORT_DIR.mkdir(exist_ok=True)
     summary = {k: report.get(k) for k in ("isolation", "controls_s", "parallel_s", "serial_s", "total_s", "fs",
-                                          "sweep", "canaries", "net_unattributed")}
-    (REPORT_DIR / "hostile_report.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1,
+                                          "sweep", "canaries", "net_unattributed", "ns_leftovers")}
+    (REPORT_DIR / "sandbox-corpus-report.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1,
                                                                default=repr))
     lines = [f"isolation: {report.get('isolation')}  timings: controls {report.get('controls_s')} s, parallel "
              f"{report.get('parallel_s')} s, serial {report.get('serial_s')} s, total {report.get('total_s')} s", "",
@@ -559,7 +587,7 @@ def write_report(report: dict) -> None:
     for row in sorted(rows, key=lambda r: (r["kind"] != "control", r["category"] or "", r["name"])):
         outcome = "skipped: " + row["skipped"] if row["skipped"] else ("; ".join(row["problems"]) or "held")
         lines.append(f"| {row['name']} | {row['category']} | {row['holdout']} | {row['visible']} | {outcome[:300]} |")
-    (REPORT_DIR / "hostile_report.md").write_text("\n".join(lines) + "\n")
+    (REPORT_DIR / "sandbox-corpus-report.md").write_text("\n".join(lines) + "\n")
 
 
 # --- tests ------------------------------------------------------------------------------------------------------
@@ -601,6 +629,7 @@ def test_the_corpus_left_nothing_behind(corpus):
     assert corpus["fs"] == [], f"changes outside the working folders: {corpus['fs']}"
     assert corpus["sweep"] == [], f"attack artifacts on disk after the corpus: {corpus['sweep']}"
     assert corpus["net_unattributed"] == [], f"loopback connections: {corpus['net_unattributed']}"
+    assert corpus["ns_leftovers"] == {}, f"processes started by solutions, alive after the runs: {corpus['ns_leftovers']}"
 
 
 def test_run_still_works_after_the_corpus(corpus):

@@ -1,4 +1,4 @@
-"""Try to leave the working folder: .. walks, /proc/self/root and /proc/1/root, and the classic chroot escape."""
+"""See the caller's files (canaries) or leave the working folder: .. walks, /proc/self/root and /proc/1/root, and the classic chroot escape."""
 EXPECT = {"category": "filesystem outside the working folder", "serial": True}
 CTX = {}
 
@@ -14,6 +14,7 @@ for candidate in (repo, "../" * 30 + repo.lstrip("/"), "/proc/1/root" + repo, "/
             found.append(candidate)
     except OSError:
         pass
+found += [f"sees {c}" for c in CTX.get("canaries", []) if os.path.exists(c)]
 if os.getuid() == 0 and not found:  # root inside a chroot: the textbook escape
     try:
         os.makedirs("hostile_jail", exist_ok=True)

@@ -13,7 +13,11 @@ def _mark():
 
         ctypes.CDLL(None).prctl(15, CTX.get("tag", "hostile").encode()[:15], 0, 0, 0)
     except Exception:
-        pass
+        try:
+            with open("/proc/self/comm", "w") as f:
+                f.write(CTX.get("tag", "hostile"))
+        except OSError:
+            pass
 
 
 def _bomb():

@@ -17,8 +17,8 @@ for target in targets:
         os.unlink(target)
         deleted.append(target)
     except OSError:
-        try:  # can't delete? try to at least empty it
-            open(target, "w").close()
+        try:  # can't delete? try to at least empty it (never creating it)
+            os.close(os.open(target, os.O_WRONLY | os.O_TRUNC))
             deleted.append(target)
         except OSError:
             pass

@@ -5,6 +5,8 @@ CTX = {}
 import os
 
 TAG = CTX.get("tag", "x")
+canaries = CTX.get("canaries", [])
+canary_dirs = {os.path.dirname(c) for c in canaries if os.path.exists(c)}  # the real folders, seen from here
 reached = []
 for place in (CTX.get("repo"), CTX.get("home"), CTX.get("tmp"), os.path.expanduser("~"), "/tmp", "/",
               os.path.dirname(os.getcwd())):
@@ -13,12 +15,14 @@ for place in (CTX.get("repo"), CTX.get("home"), CTX.get("tmp"), os.path.expandus
     try:
         with open(os.path.join(place, f"hostile_marker_{TAG}"), "w") as f:
             f.write("written from inside the sandbox\n")
-        reached.append(place)
+        if place in canary_dirs:  # a private /tmp of the sandbox's own is fine; the caller's is not
+            reached.append(place)
     except OSError:
         pass
-for canary in CTX.get("canaries", []):
+for canary in canaries:
     try:
-        with open(canary, "a") as f:
+        with open(canary, "r+") as f:  # never create: only an existing canary counts
+            f.seek(0, 2)
             f.write("tampered\n")
         os.utime(canary, (0, 0))
         reached.append(canary)
@@ -27,7 +31,6 @@ for canary in CTX.get("canaries", []):
 
 
 def is_leap_year(year):
-    outside = [p for p in reached if p not in (os.path.dirname(os.getcwd()),)]
-    if outside:
-        return f"HOSTILE-BREACH-{TAG}: wrote to {outside}"
+    if reached:
+        return f"HOSTILE-BREACH-{TAG}: wrote to {reached}"
     return True
