@@ -30,7 +30,11 @@ def main(argv: list[str] | None = None) -> int:
             step(key)
     except LookupError as exc:
         parser.error(str(exc.args[0]))
-    report = grade_agent(args.agent, args.steps or None)
+    try:
+        report = grade_agent(args.agent, args.steps or None)
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return 130
     if args.format == "json":
         print(json.dumps(report, indent=2))
     else:
