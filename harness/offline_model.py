@@ -120,7 +120,7 @@ _ASKS_FOR_CODE = re.compile(r"\b(implement\w*|write|code|coding|solution|solve|f
 
 def intent(prompt: str) -> str | None:
     """What the prompt asks for: TESTS, SOLUTION or FIX; None if it is not the leap-year task or asks nothing."""
-    if not _TASK.search(prompt) and not _describes_the_rules(prompt):
+    if not _is_the_task(prompt):
         return None
     if _FEEDBACK.search(prompt):
         return FIX
@@ -133,9 +133,9 @@ def intent(prompt: str) -> str | None:
     return None
 
 
-def _describes_the_rules(prompt: str) -> bool:
-    """The Gregorian rules stated without the words "leap year": divisible by 4, 100 and 400."""
-    return all(re.search(pattern, prompt) for pattern in (r"divisib", r"\b100\b", r"\b400\b"))
+def _is_the_task(prompt: str) -> bool:
+    """The prompt names the leap-year task, or states its rules (divisible by 4, 100, 400) without naming it."""
+    return bool(_TASK.search(prompt)) or all(re.search(p, prompt) for p in (r"divisib", r"\b100\b", r"\b400\b"))
 
 
 # --- Writing the reply --------------------------------------------------------------------------------
@@ -181,7 +181,7 @@ def reply(prompt: str, *, persona: str = "honest") -> str:
         raise SettingsError(f"Unknown offline persona {persona!r}: use one of {', '.join(PERSONAS)}.")
     wanted = intent(prompt)
     if wanted is None:
-        return UNKNOWN_TASK if not _TASK.search(prompt) and not _describes_the_rules(prompt) else UNKNOWN_REQUEST
+        return UNKNOWN_REQUEST if _is_the_task(prompt) else UNKNOWN_TASK
     code = CODE[persona][wanted].rstrip("\n")
     roll = int.from_bytes(hashlib.sha256(prompt.encode("utf-8")).digest()[:8], "big")
     intro = INTROS[wanted][roll // 10 % len(INTROS[wanted])]

@@ -109,6 +109,11 @@ PROMPTS = {
         FIX,
     ),
     "a test name on its own": (SPEC + "\n\ntest_centuries_are_not_leap_years\n    assert True is False", FIX),
+    "the rules without the name": (
+        "Write a function: years divisible by 4 return True, except those divisible by 100, unless divisible "
+        "by 400.",
+        SOLUTION,
+    ),
     "an error line": ("NameError: name 'is_leapyear' is not defined. Please update your code.", FIX),
     # Nothing the model can place.
     "another task": ("Write tests for a function that reverses a string.", None),

@@ -37,12 +37,6 @@ def with_solve(body):
     return STUB.replace('    """Step 4."""\n    raise NotImplementedError', "    " + body)
 
 
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch):
-    for name in ("SPEC2CODE_MODEL", "SPEC2CODE_AGENT", "SPEC2CODE_REPLAY"):
-        monkeypatch.delenv(name, raising=False)
-
-
 def run_try(capsys, *argv):
     code = try_command.main(list(argv))
     out, err = capsys.readouterr()
@@ -183,7 +177,9 @@ def test_the_default_agent_is_the_reference_until_every_lab_step_is_started(monk
     lab.write_text(STUB)
     path, note = try_command._choose_agent(None)
     assert path == REFERENCE_AGENT
-    assert note == f"the reference, because step 1 (extract_code) is not started yet in {lab} (--agent {lab} runs yours)"
+    assert note == f"the reference, because step 1 (extract_code) is not started yet in {lab} " + (
+        f"(--agent {lab} runs yours)"
+    )
     lab.write_text(REFERENCE_AGENT.read_text())
     assert try_command._choose_agent(None) == (lab, "")
 
