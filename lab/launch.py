@@ -98,6 +98,8 @@ def free_port(start: int, tries: int = 20) -> int:
 
 def port_is_free(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        if os.name != "nt":  # as the server binds: a port in TIME_WAIT is free, one that someone listens on is not
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((HOST, port))
         except OSError:
