@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from checks import grade
+from checks import grade, grade_formats
 from checks.steps import REFERENCE_AGENT, ROOT, STEPS
 
 STUBS = ROOT / "lab" / "agent.py"
@@ -178,7 +178,7 @@ def test_partial_credit_and_points_per_step(reports):
 
 
 def test_csv_has_one_row_per_submission_with_scores_a_spreadsheet_reads(reports):
-    rows = list(csv.DictReader(io.StringIO(grade.to_csv(reports))))
+    rows = list(csv.DictReader(io.StringIO(grade_formats.to_csv(reports))))
     assert list(rows[0]) == ["submission", "step1", "step2", "step3", "step4", "step5", "total", "max", "notes"]
     assert [row["submission"] for row in rows] == sorted(EXPECTED)
     assert {row["submission"]: int(row["total"]) for row in rows} == EXPECTED
@@ -188,12 +188,12 @@ def test_csv_has_one_row_per_submission_with_scores_a_spreadsheet_reads(reports)
 
 def test_csv_never_starts_a_cell_with_a_formula(reports):
     one = dict(reports[0], submission="=HYPERLINK(\"http://x\")")
-    row = next(csv.reader(io.StringIO(grade.to_csv([one]).splitlines()[1])))
+    row = next(csv.reader(io.StringIO(grade_formats.to_csv([one]).splitlines()[1])))
     assert row[0].startswith("'=")
 
 
 def test_junit_parses_and_counts_every_check(reports):
-    root = ET.fromstring(grade.to_junit(reports).encode("utf-8"))
+    root = ET.fromstring(grade_formats.to_junit(reports).encode("utf-8"))
     suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
     assert list(suites) == sorted(EXPECTED)
     for one in reports:
@@ -209,7 +209,7 @@ def test_junit_parses_and_counts_every_check(reports):
 
 
 def test_junit_survives_messages_xml_cannot_hold(reports):
-    text = grade.to_junit([by_name(reports)["messy"]])
+    text = grade_formats.to_junit([by_name(reports)["messy"]])
     failure = ET.fromstring(text.encode("utf-8")).find(".//failure")
     assert "<tag attr=\"&\">" in failure.get("message") and "\x00" not in failure.text
 
@@ -239,8 +239,8 @@ def check_gradescope(results: dict, score: float) -> None:
 
 def test_gradescope_results_for_each_kind_of_submission(reports):
     for one in reports:
-        check_gradescope(json.loads(grade.to_gradescope([one])), EXPECTED[one["submission"]])
-    unstripped = json.loads(grade.to_gradescope([by_name(reports)["unstripped_bare_reply"]]))
+        check_gradescope(json.loads(grade_formats.to_gradescope([one])), EXPECTED[one["submission"]])
+    unstripped = json.loads(grade_formats.to_gradescope([by_name(reports)["unstripped_bare_reply"]]))
     assert unstripped["tests"][0]["status"] == "failed" and ":(" in unstripped["tests"][0]["output"]
     assert "hint:" in unstripped["tests"][0]["output"] and unstripped["tests"][4]["status"] == "passed"
     assert unstripped["tests"][1]["output"].startswith("blocked until step 1 (extract_code) passes\n:| ")
