@@ -23,6 +23,7 @@ from pathlib import Path
 from .steps import ROOT
 
 CHILD = Path(__file__).resolve().parent / "child.py"
+WALLS = Path(__file__).resolve().parent / "child_walls.py"  # puts up the walls, then becomes the child
 LOAD_LIMIT = 10.0  # seconds agent.py may take to import
 MAX_MESSAGE = 16 * 2**20  # bytes the grader reads in one message from the child
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
@@ -147,7 +148,8 @@ class Agent:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SPEC2CODE_", "PYTHON"))}
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-I", str(CHILD), str(ROOT), str(self.path), str(request_read), str(reply_write)],
+                [sys.executable, "-I", str(WALLS), str(self.path), "--",
+                 sys.executable, "-I", str(CHILD), str(ROOT), str(self.path), str(request_read), str(reply_write)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
