@@ -33,7 +33,7 @@ TRY_TIMEOUT = 30.0  # seconds a "try it" call may take before it is stopped
 CUT = 1500  # characters of a long value shown before it is cut short
 
 _COLOURS = {"passed": "#1a7f37", "failed": "#cf222e", "not started": "#6e7781", "blocked": "#9a6700"}
-_MARKS = {"passed": "✔", "failed": "✘", "not started": "○", "blocked": "⏸"}
+_MARKS = {"passed": "✔", "failed": "✘", "not started": "○", "blocked": "⊘"}  # glyphs every common font has
 _TEXT_MARKS = {"passed": ":)", "failed": ":(", "not started": ":|", "blocked": ":|"}
 
 
@@ -219,14 +219,14 @@ class Report:
                             f'white-space: pre-wrap">{esc(_cut(check["message"]))}</pre>'
                         )
                     if check.get("hint"):
-                        parts.append(f'<div style="margin-left: 1.5em">💡 <i>{esc(check["hint"])}</i></div>')
+                        parts.append(f'<div style="margin-left: 1.5em"><b>Hint:</b> <i>{esc(check["hint"])}</i></div>')
                 parts.append("</li>")
             parts.append("</ul>")
         elif self.checks:
             items = "".join(f"<li>{esc(c['description'])}</li>" for c in self.checks)
             parts.append(f"<details><summary>What the check looks for</summary><ul>{items}</ul></details>")
         if self.note:
-            parts.append(f'<div style="color: #9a6700; margin-top: 6px">⚠ {_code_spans(self.note)}</div>')
+            parts.append(f'<div style="color: #9a6700; margin-top: 6px"><b>Note:</b> {_code_spans(self.note)}</div>')
         parts.append("</div>")
         return "".join(parts)
 
@@ -574,8 +574,8 @@ def rounds_chart(run):
     x = [r["round"] for r in rows]
     passed = [r["passed"] for r in rows]
     failed = [r["total"] - r["passed"] for r in rows]
-    ax.bar(x, passed, color="#2da44e", label="passed")
-    ax.bar(x, failed, bottom=passed, color="#e5534b", label="failed")
+    ax.bar(x, passed, width=0.5, color="#2da44e", label="passed")
+    ax.bar(x, failed, width=0.5, bottom=passed, color="#e5534b", label="failed")
     for r in rows:
         if r["error"]:
             ax.annotate("error", (r["round"], 0.1), ha="center", color="#cf222e")
@@ -583,8 +583,9 @@ def rounds_chart(run):
     ax.set_xlabel("round (attempt)")
     ax.set_ylabel("tests")
     ax.set_title("Tests passed per round")
-    ax.legend(loc="upper left", frameon=False)
-    ax.set_ylim(0, max([r["total"] for r in rows] + [1]) * 1.25)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2, frameon=False)
+    ax.set_ylim(0, max([r["total"] for r in rows] + [1]) * 1.1)
+    ax.yaxis.get_major_locator().set_params(integer=True)
     summary = "Tests passed per round: " + ", ".join(f"round {r['round']}: {r['passed']}/{r['total']}" for r in rows)
     return Chart(_png(fig), summary)
 
@@ -642,9 +643,9 @@ def contrast_chart(runs: dict):
         ax.annotate(f"{h:.0f}%", (x + width / 2, h + 2), ha="center")
     ax.set_xticks(list(xs), [r["label"] for r in rows])
     ax.set_ylabel("tests passed (%)")
-    ax.set_ylim(0, 125)
+    ax.set_ylim(0, 115)
     ax.set_title("Green on the visible tests is not the same as solved")
-    ax.legend(loc="upper right", frameon=False, fontsize="small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2, frameon=False, fontsize="small")
     summary = "; ".join(
         f"{r['label']}: visible {r['visible'][0]}/{r['visible'][1]}, held-out {r['held out'][0]}/{r['held out'][1]}"
         for r in rows

@@ -20,7 +20,8 @@ CHROMIUM_ARGS = [
 ]
 # Every code cell's prompt shows an execution count, "[3]:", rather than "[ ]:" or "[*]:".
 ALL_CELLS_RAN = """() => {
-    const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+    const prompts = [...document.querySelectorAll(
+        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
     return prompts.length > 0 && prompts.every(prompt => /\\[\\d+\\]/.test(prompt.textContent));
 }"""
 WAIT_MS = 180_000  # JupyterLab and the kernel can be slow to start on a busy machine
@@ -32,13 +33,20 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def server():
-    """JupyterLab as `spec2code lab` starts it, on a free loopback port with a token, with the stubs as the agent."""
+def server(tmp_path_factory):
+    """JupyterLab as `spec2code lab` starts it, on a free loopback port with a token, with the stubs as the agent.
+
+    Workspaces and user settings go to a fresh folder, so what a developer left open or changed plays no part.
+    """
     launch.setup()
     port, token = launch.free_port(17000 + os.getpid() % 1000), secrets.token_hex(16)
     env = {k: v for k, v in os.environ.items() if k != "SPEC2CODE_AGENT"}
-    process = subprocess.Popen(launch.server_command(port, token, open_browser=False), cwd=ROOT, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    home = tmp_path_factory.mktemp("jupyterlab")
+    command = launch.server_command(port, token, open_browser=False) + [
+        f"--LabApp.workspaces_dir={home / 'workspaces'}",
+        f"--LabApp.user_settings_dir={home / 'user-settings'}",
+    ]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         launch.wait_until_ready(process, port, token)
         yield port, token
@@ -63,7 +71,8 @@ def test_step_1_runs_in_the_browser_and_shows_its_check(server, browser):
     page.goto(launch.lab_url(port, token, "notebooks/01_extract_code.ipynb"))
 
     # The notebook opens on the lab's own kernel: no kernel picker, no first-run prompt.
-    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    notebook.locator(".jp-Cell").first.wait_for()
     kernel_idle = page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle")
     kernel_idle.wait_for()
     assert page.locator(".jp-Dialog").count() == 0, "a dialog (kernel picker?) opened with the notebook"
@@ -72,15 +81,15 @@ def test_step_1_runs_in_the_browser_and_shows_its_check(server, browser):
     page.click(".lm-Menu-item[data-command='runmenu:run-all']")
     page.wait_for_function(ALL_CELLS_RAN)
 
-    check = page.locator(".jp-OutputArea-output .spec2code-check")
+    check = notebook.locator(".jp-OutputArea-output .spec2code-check")
     check.scroll_into_view_if_needed()
     check.wait_for(state="visible")
     assert check.get_attribute("data-status") == "not started"
     assert "Step 1 · extract_code" in check.inner_text() and "not started" in check.inner_text()
-    tried = page.locator(".jp-OutputArea-output .spec2code-try").first
+    tried = notebook.locator(".jp-OutputArea-output .spec2code-try").first
     assert "is not started yet" in tried.inner_text()
-    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
-    assert page.get_by_text("Traceback").count() == 0
+    assert notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    assert notebook.get_by_text("Traceback").count() == 0
     assert page.locator(".Toastify__toast").filter(has_text="news").count() == 0, "the news prompt appeared"
 
     check.evaluate("element => element.scrollIntoView({block: 'center'})")
