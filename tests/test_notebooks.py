@@ -151,7 +151,7 @@ def lab_kernel():
     return launch.KERNEL_NAME
 
 
-def execute_all(kernel_name, agent=None):
+def execute_all(kernel_name, agent=None, names=EXPECTED):
     """Run every notebook in a fresh kernel each (cwd notebooks/, as JupyterLab does), a few at a time.
 
     Returns {name: executed notebook}. SPEC2CODE_AGENT selects the agent, as a learner's shell would.
@@ -170,7 +170,7 @@ def execute_all(kernel_name, agent=None):
         return name, nb
 
     async def every():
-        return dict(await asyncio.gather(*(one(name) for name in EXPECTED)))
+        return dict(await asyncio.gather(*(one(name) for name in names)))
 
     return asyncio.run(every())
 
@@ -266,6 +266,17 @@ def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
     assert re.search(r"(\d+) of \1\s+(\d+) of \2\s+-$", rows["honest model"])  # green everywhere
     assert re.search(r"(\d+) of \1\s+(\d+) of (?!\2)\d+\s+test_", rows["gaming model"])  # visible green, held-out red
     assert any("image/png" in out.get("data", {}) for out in bars.outputs)
+
+
+def test_a_syntax_error_in_the_agent_is_a_message_with_its_line_in_every_cell(lab_kernel, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text("import harness\n\n\ndef extract_code(reply):\n    return reply.strip(\n", encoding="utf-8")
+    nb = execute_all(lab_kernel, agent=agent, names=["01_extract_code"])["01_extract_code"]
+    assert errors(nb) == []
+    [check] = cells_calling(nb, "check_step")
+    assert "line 5" in outputs(check) and "Traceback" not in outputs(check), outputs(check)
+    for cell in cells_calling(nb, "try_function"):
+        assert "has a syntax error on line 5" in outputs(cell), outputs(cell)
 
 
 def test_notebook_timing_is_reported(executed_with_reference, request, capsys):
