@@ -159,14 +159,17 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
     req_r, req_w = os.pipe()
     res_r, res_w = os.pipe()
     with _SERVER.lock:
-        try:
-            _SERVER.ensure()
-            pid = _SERVER.request({"cmd": "run", "timeout": timeout}, fds=(req_r, res_w))["pid"]
-        except (OSError, EOFError, ValueError, RuntimeError) as e:
-            for fd in (req_r, req_w, res_r, res_w):
-                os.close(fd)
-            _SERVER.stop()
-            return _result([], {}, f"crash: the sandbox could not start a run ({e})", "", "unknown")
+        for attempt in (1, 2):  # a server that died since the last run is replaced once
+            try:
+                _SERVER.ensure()
+                pid = _SERVER.request({"cmd": "run", "timeout": timeout}, fds=(req_r, res_w))["pid"]
+                break
+            except (OSError, EOFError, ValueError, RuntimeError) as e:
+                _SERVER.stop()
+                if attempt == 2:
+                    for fd in (req_r, req_w, res_r, res_w):
+                        os.close(fd)
+                    return _result([], {}, f"crash: the sandbox could not start a run ({e})", "", "unknown")
         isolation = _SERVER.isolation
     os.close(req_r)
     os.close(res_w)

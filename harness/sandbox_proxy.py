@@ -9,7 +9,7 @@ import select
 import signal
 import struct
 
-from sandbox_wire import MAX_FRAME, Unsendable, decode, encode, send_frame
+from sandbox_wire import MAX_FRAME, Unsendable, cut, decode, encode, send_frame
 
 MAX_SOLUTION_OUTPUT = 2000  # characters of the solution's own printing kept
 
@@ -105,7 +105,7 @@ class Channel:
 
     def raise_from(self, name, info):
         mro = [n for n in info.get("mro", []) if isinstance(n, str)] or ["Exception"]
-        message = str(info.get("message", ""))[:2000]
+        message = cut(info.get("message", ""), 2000)
         if mro[0] == "MemoryError":
             self.memory = True
         for base_name in mro:

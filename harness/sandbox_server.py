@@ -212,7 +212,8 @@ def main():
     if mode != "namespaces":
         notes.append("the solution can reach the network and the file system as your user")
     isolation.prctl(isolation.PR_SET_CHILD_SUBREAPER, 1)
-    isolation.die_with_parent()
+    # No parent-death signal here: it fires when the *thread* that started us ends, and callers may use
+    # thread pools. The control socket closing (the caller exiting, however it dies) ends us instead.
     base_dir = tempfile.mkdtemp(prefix="spec2code-sandbox-")
     os.chmod(base_dir, 0o755)
     if not os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):

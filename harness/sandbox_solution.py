@@ -14,7 +14,7 @@ import sys
 import types
 
 import isolation
-from sandbox_wire import MAX_FRAME, decode, encode, recv_exact, send_frame
+from sandbox_wire import MAX_FRAME, cut, decode, encode, recv_exact, send_frame
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the sandbox user may have at once
@@ -94,13 +94,13 @@ def load_solution(source):
     except MemoryError:
         raise _LoadFailure("memory", "the solution ran out of memory while loading") from None
     except BaseException as e:  # noqa: BLE001 - a solution may raise anything, SystemExit included
-        raise _LoadFailure("import error", f"{type(e).__name__}: {_safe_str(e)}{_where(e)}") from None
+        raise _LoadFailure("import error", f"{type(e).__name__}: {_safe_str(e, 300)}{_where(e)}") from None
     return module
 
 
-def _safe_str(exc):
+def _safe_str(exc, limit=2000):
     try:
-        return str(exc)[:500]
+        return cut(str(exc), limit)
     except BaseException:  # noqa: BLE001
         return "(message could not be shown)"
 

@@ -13,7 +13,7 @@ import isolation
 import pytest
 from sandbox_proxy import Channel, make_proxy
 from sandbox_solution import SOLUTION_PROCESSES, solution_main
-from sandbox_wire import send_frame
+from sandbox_wire import cut, send_frame
 
 MAX_DETAILS = 2000  # characters of failure details kept per test
 TEST_EXTRA_MEMORY = 1 << 30  # address space the tests may add to what the warm process maps
@@ -39,7 +39,7 @@ class Recorder:
         if report.failed or report.skipped:
             outcome = "failed"
             text = report.longreprtext if report.failed else f"skipped: {report.longrepr}"
-            self.details[report.nodeid] = self.details.get(report.nodeid, "") + text[:MAX_DETAILS]
+            self.details[report.nodeid] = self.details.get(report.nodeid, "") + cut(text, MAX_DETAILS)
         else:
             outcome = "passed" if report.when != "setup" else prior
         self.outcomes[report.nodeid] = "failed" if prior == "failed" else outcome
@@ -161,9 +161,9 @@ def spare_process(session, run_dir, mode, link):
     emit(event="collected", names=names)
     if RECORDER.collect_errors:
         emit(event="error", kind="test error", message=_first_line_of_collect_error(RECORDER.collect_errors[0]),
-             details=RECORDER.collect_errors[0][:MAX_DETAILS])
+             details=cut(RECORDER.collect_errors[0], MAX_DETAILS))
     elif not load.get("loaded"):
-        emit(event="error", kind=load.get("kind", "crash"), message=str(load.get("message", ""))[:500])
+        emit(event="error", kind=load.get("kind", "crash"), message=cut(load.get("message", ""), 500))
     elif not items:
         emit(event="error", kind="no tests", message="the test code defines no test_* functions")
     else:

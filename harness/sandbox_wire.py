@@ -76,3 +76,11 @@ def recv_exact(sock, n):
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
+
+
+def cut(text, limit):
+    """Text no longer than about `limit` characters, saying so when it was cut."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f" [... {len(text) - limit} more characters cut]"

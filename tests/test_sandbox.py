@@ -211,3 +211,22 @@ def test_tests_that_loop_or_hog_memory_are_stopped_too():
     assert looping["error"].startswith("timeout") and looping["passed"] == 0
     hog = harness.run(ADD, "def test_it():\n    x = bytearray(10**11)\n")
     assert hog["failed"] == ["test_it"] and "MemoryError" in hog["output"]
+
+
+def test_runs_from_thread_pools_keep_working_after_the_pool_is_gone():
+    from concurrent.futures import ThreadPoolExecutor
+
+    harness.sandbox._SERVER.stop()  # the next run starts the server from a pool thread
+    solutions = [REFERENCE_SOLUTION, BUGGY_SOLUTIONS["forgets_centuries"]] * 3
+    for _ in range(2):
+        with ThreadPoolExecutor(3) as pool:
+            results = list(pool.map(lambda s: harness.run(s, HOLDOUT_TESTS), solutions))
+        assert [r["error"] for r in results] == [None] * 6
+        assert [r["passed"] for r in results] == [8, 6] * 3
+
+
+def test_a_huge_exception_message_is_cut_and_says_so():
+    solution = "def add(a, b):\n    raise ValueError('boom ' * 2_000_000)\n"
+    result = harness.run(solution, "def test_it():\n    assert add(1, 2) == 3\n")
+    assert "more characters cut" in result["output"]
+    assert len(result["output"]) < 10_000
