@@ -258,7 +258,8 @@ def try_function(function: str, *args, agent_path=None, timeout: float | None = 
     try:
         pickle.dumps(payload)
     except Exception as exc:
-        return Tried(function, path, problem=f"The arguments cannot be sent to the child process ({exc}); use plain data.")
+        problem = f"The arguments cannot be sent to the child process ({exc}); use plain data."
+        return Tried(function, path, problem=problem)
     return _call_in_child(payload, env, timeout, path)
 
 
@@ -340,7 +341,8 @@ class Tried:
     def __repr__(self) -> str:
         lines = []
         for i, (prompt, reply) in enumerate(self.asks, 1):
-            lines += [f"--- ask #{i}: the prompt ---", _cut(prompt, 800), f"--- ask #{i}: the reply ---", _cut(reply, 800)]
+            lines += [f"--- ask #{i}: the prompt ---", _cut(prompt, 800)]
+            lines += [f"--- ask #{i}: the reply ---", _cut(reply, 800)]
         if self.printed.strip():
             lines += ["--- printed ---", _cut(self.printed.rstrip())]
         if self.ok:

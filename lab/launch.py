@@ -177,7 +177,9 @@ def serve(args) -> int:
     except ImportError:
         raise LaunchError("JupyterLab is not installed in this Python. Install the lab with: pip install -e .")
     if args.port is not None and not port_is_free(args.port):
-        raise LaunchError(f"Port {args.port} is already in use. Choose another with --port, e.g. --port {args.port + 1}.")
+        raise LaunchError(
+            f"Port {args.port} is already in use. Choose another with --port, e.g. --port {args.port + 1}."
+        )
     port = args.port if args.port is not None else free_port(DEFAULT_PORT)
     open_browser = not args.no_browser and has_display()
     token = secrets.token_hex(24)

@@ -12,6 +12,7 @@ from lab import launch
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
+NOTEBOOK = ROOT / "notebooks" / "01_extract_code.ipynb"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 # No first-run UI, no network on its own, no GPU, no sandbox (containers run as root).
 CHROMIUM_ARGS = [
@@ -36,12 +37,16 @@ pytestmark = pytest.mark.skipif(
 def server(tmp_path_factory):
     """JupyterLab as `spec2code lab` starts it, on a free loopback port with a token, with the stubs as the agent.
 
-    Workspaces and user settings go to a fresh folder, so what a developer left open or changed plays no part.
+    Workspaces and user settings go to a fresh folder, so what a developer left open or changed plays no part,
+    and autosave is off there, so running the cells never writes outputs into the committed notebook.
     """
     launch.setup()
     port, token = launch.free_port(17000 + os.getpid() % 1000), secrets.token_hex(16)
     env = {k: v for k, v in os.environ.items() if k != "SPEC2CODE_AGENT"}
     home = tmp_path_factory.mktemp("jupyterlab")
+    autosave = home / "user-settings" / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
+    autosave.parent.mkdir(parents=True)
+    autosave.write_text('{"autosave": false}', encoding="utf-8")
     command = launch.server_command(port, token, open_browser=False) + [
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
         f"--LabApp.user_settings_dir={home / 'user-settings'}",
@@ -66,9 +71,10 @@ def browser():
 
 def test_step_1_runs_in_the_browser_and_shows_its_check(server, browser):
     port, token = server
+    committed = NOTEBOOK.read_bytes()
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(WAIT_MS)
-    page.goto(launch.lab_url(port, token, "notebooks/01_extract_code.ipynb"))
+    page.goto(launch.lab_url(port, token, NOTEBOOK.relative_to(ROOT).as_posix()))
 
     # The notebook opens on the lab's own kernel: no kernel picker, no first-run prompt.
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
@@ -96,3 +102,4 @@ def test_step_1_runs_in_the_browser_and_shows_its_check(server, browser):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-01_extract_code.png"))
     page.close()
+    assert NOTEBOOK.read_bytes() == committed, "the browser saved outputs into the committed notebook"

@@ -35,7 +35,8 @@ def test_setup_registers_the_kernel_and_installs_the_settings_once(tmp_path):
     settings.write_text(json.dumps({"@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"}}))
 
     first = launch.setup(prefix=tmp_path)
-    assert first[0].startswith("kernel 'spec2code-lab' registered") and first[1].startswith("JupyterLab settings installed")
+    assert first[0].startswith("kernel 'spec2code-lab' registered")
+    assert first[1].startswith("JupyterLab settings installed")
     second = launch.setup(prefix=tmp_path)
     assert second[0].startswith("kernel 'spec2code-lab' already registered")
     assert second[1].startswith("JupyterLab settings already in place")
@@ -185,7 +186,8 @@ def test_the_notebooks_are_listed_through_the_contents_api(lab):
 
 def test_the_server_knows_the_lab_kernel_and_serves_the_quiet_settings(lab):
     status, specs = lab.request("GET", "/api/kernelspecs")
-    assert status == 200 and specs["kernelspecs"][launch.KERNEL_NAME]["spec"]["display_name"] == launch.KERNEL_DISPLAY_NAME
+    assert status == 200
+    assert specs["kernelspecs"][launch.KERNEL_NAME]["spec"]["display_name"] == launch.KERNEL_DISPLAY_NAME
     status, notification = lab.request("GET", "/lab/api/settings/@jupyterlab/apputils-extension:notification")
     defaults = {name: prop.get("default") for name, prop in notification["schema"]["properties"].items()}
     assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False
