@@ -95,7 +95,7 @@ def check_step(step: int, agent_path=None) -> "Report":
         graded = grade_agent(str(path), steps=[step])
         result = next(s for s in graded["steps"] if s["step"] == step)
     except Exception as exc:  # the lab's own failure: say so plainly, never a traceback
-        result = {"step": step, "name": "", "status": "error", "checks": [], "error": f"{type(exc).__name__}: {exc}"}
+        result = {"step": step, "name": "", "status": "error", "checks": [], "error": _describe(exc)}
     return Report(result, path, _stale_note(path))
 
 
@@ -107,7 +107,7 @@ def progress(agent_path=None) -> "Table | Message":
 
         graded = grade_agent(str(path))
     except Exception as exc:
-        return Message(f"The steps could not be checked: {type(exc).__name__}: {exc}. Please tell your instructor.")
+        return Message(f"The steps could not be checked: {_describe(exc)}", colour=_COLOURS["failed"])
     rows = [
         [f"{_MARKS.get(s['status'], '?')} step {s['step']}", s["name"], s["status"], _next_word(s)]
         for s in graded["steps"]
@@ -118,6 +118,14 @@ def progress(agent_path=None) -> "Table | Message":
 
 def _next_word(step: dict) -> str:
     return f"notebooks/{step['step']:02d}_{step['name']}.ipynb"
+
+
+def _describe(exc: Exception) -> str:
+    """An exception in one line; the lab's own errors (LabError) say how to fix them, others are for a teacher."""
+    from harness.errors import LabError
+
+    text = f"{type(exc).__name__}: {exc}"
+    return text if isinstance(exc, LabError) else f"{text}. This is a problem in the lab: please tell your instructor."
 
 
 def _stale_note(path: Path) -> str:
@@ -173,7 +181,7 @@ class Report:
         if self.status == "blocked":
             why = next((c.get("message") for c in self.checks if c.get("message")), "")
             return f"blocked: {why or 'an earlier step must pass first.'}"
-        return f"could not be checked: {self.result.get('error', 'unknown problem')}. Please tell your instructor."
+        return f"could not be checked: {self.result.get('error', 'unknown problem')}"
 
     def _shown_checks(self) -> list[dict]:
         """The checks worth listing: all of them, unless the step is not started or blocked (then they wait)."""
@@ -236,6 +244,25 @@ def _code_spans(text: str) -> str:
     """Escape text for HTML, turning `backticked` words into <code>."""
     pieces = html.escape(text).split("`")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+
+
+# --- the lab's own errors in a notebook --------------------------------------------------------------------------
+
+
+def load_ipython_extension(shell) -> None:
+    """Loaded by the lab's kernel at start: the lab's own errors (LabError) show as their message, not a traceback.
+
+    A LabError's message says what to fix (a mistyped SPEC2CODE_ setting, a live model with no key); the traceback
+    under it would only show the lab's insides. The cell still counts as failed, so "Run All" stops there.
+    """
+    from harness.errors import LabError
+
+    def show(shell, etype, value, tb, tb_offset=None):
+        from IPython.display import display
+
+        display(Message(f"{etype.__name__}: {value}", colour=_COLOURS["failed"]))
+
+    shell.set_custom_exc((LabError,), show)
 
 
 # --- the "try it" cells -----------------------------------------------------------------------------------------
@@ -538,16 +565,17 @@ class Chart:
 
 
 class Message:
-    """A sentence shown in place of a table or chart when there is nothing to draw."""
+    """A sentence shown in place of a result: nothing to draw, or a problem to fix."""
 
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, text: str, colour: str = _COLOURS["not started"]):
+        self.text, self.colour = text, colour
 
     def __repr__(self) -> str:
         return self.text
 
     def _repr_html_(self) -> str:
-        return f'<div style="border-left: 6px solid #6e7781; padding: 4px 10px">{_code_spans(self.text)}</div>'
+        style = f"border-left: 6px solid {self.colour}; padding: 4px 10px"
+        return f'<div class="spec2code-message" style="{style}">{_code_spans(self.text)}</div>'
 
 
 def rounds_table(run):

@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent  # the project folder: JupyterLab's root
 KERNEL_NAME = "spec2code-lab"  # every notebook names this kernel
 KERNEL_DISPLAY_NAME = "Spec to Code lab (Python 3)"
+KERNEL_EXTENSION = "--IPKernelApp.extensions=checks.notebook"  # the lab's errors read as messages in a notebook
 START_NOTEBOOK = "notebooks/00_start.ipynb"  # what JupyterLab opens first
 OVERRIDES = Path(__file__).resolve().parent / "jupyter" / "overrides.json"  # settings for a quiet first run
 DEFAULT_PORT = 8888  # the first port tried when --port is not given
@@ -42,7 +43,8 @@ def register_kernel(prefix: Path) -> str:
     spec_file = prefix / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json"
     try:
         current = json.loads(spec_file.read_text(encoding="utf-8"))
-        if current.get("argv", [None])[0] == sys.executable and current.get("display_name") == KERNEL_DISPLAY_NAME:
+        argv, name = current.get("argv", []), current.get("display_name")
+        if argv[:1] == [sys.executable] and KERNEL_EXTENSION in argv and name == KERNEL_DISPLAY_NAME:
             return f"kernel {KERNEL_NAME!r} already registered ({spec_file.parent})"
     except (OSError, ValueError):
         pass
@@ -57,6 +59,9 @@ def register_kernel(prefix: Path) -> str:
             f"Cannot register the lab's kernel under {prefix}: {exc.strerror or exc}. "
             "Use a virtual environment you own: python -m venv .venv && .venv/bin/pip install -e ."
         )
+    spec = json.loads(spec_file.read_text(encoding="utf-8"))
+    spec["argv"].append(KERNEL_EXTENSION)
+    spec_file.write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
     return f"kernel {KERNEL_NAME!r} registered ({where})"
 
 

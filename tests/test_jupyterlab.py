@@ -43,6 +43,7 @@ def test_setup_registers_the_kernel_and_installs_the_settings_once(tmp_path):
 
     spec = json.loads((tmp_path / "share" / "jupyter" / "kernels" / "spec2code-lab" / "kernel.json").read_text())
     assert spec["argv"][0] == sys.executable and spec["display_name"] == launch.KERNEL_DISPLAY_NAME
+    assert launch.KERNEL_EXTENSION in spec["argv"]  # the lab's errors read as messages in its notebooks
     merged = json.loads(settings.read_text())
     assert merged["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}  # someone else's: kept
     assert merged["@jupyterlab/apputils-extension:notification"] == {"fetchNews": "false", "checkForUpdates": False}

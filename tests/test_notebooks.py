@@ -282,3 +282,18 @@ def test_a_syntax_error_in_the_agent_is_a_message_with_its_line_in_every_cell(la
 def test_notebook_timing_is_reported(executed_with_reference, request, capsys):
     with capsys.disabled():
         print(f"\n{request.config.stash[TIMING]}")
+
+
+def test_the_lab_kernel_shows_the_labs_own_errors_as_messages_not_tracebacks(lab_kernel):
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    nb = new_notebook(cells=[new_code_cell("import harness\nharness.ask('Write is_leap_year(year)')"),
+                             new_code_cell("print('not reached')")])
+    client = NotebookClient(nb, kernel_name=lab_kernel, timeout=CELL_TIMEOUT)
+    env = dict(os.environ, SPEC2CODE_MODLE="live")  # a typo the lab refuses, with a suggestion
+    with pytest.raises(Exception):  # the cell still fails, so "Run All" stops there
+        client.execute(env=env)
+    [shown] = nb.cells[0].outputs
+    assert shown.output_type == "display_data"
+    assert shown.data["text/plain"].startswith("SettingsError: Unknown setting SPEC2CODE_MODLE. Did you mean")
+    assert nb.cells[1].outputs == []

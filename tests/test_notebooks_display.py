@@ -93,7 +93,7 @@ def test_a_grader_failure_is_a_message_not_a_traceback(monkeypatch, tmp_path):
 
     monkeypatch.setattr(checks, "grade_agent", broken, raising=False)
     text = repr(check_step(1, agent_path=write_agent(tmp_path, "x = 1\n")))
-    assert "could not be checked: RuntimeError: engine exploded" in text and "instructor" in text
+    assert "could not be checked: RuntimeError: engine exploded. This is a problem in the lab" in text
 
 
 def test_html_escapes_what_the_learner_wrote():
@@ -253,3 +253,15 @@ def test_the_contrast_runs_the_held_out_tests_on_each_result():
     assert chart.png.startswith(PNG)
     assert repr(chart).startswith("honest: visible 4/4, held-out 8/8; buggy: visible 4/4, held-out ")
     assert "test_centuries_are_common_years" in repr(notebook.contrast_table({"buggy": buggy}))
+
+
+def test_a_lab_error_says_how_to_fix_it_without_blaming_the_lab(monkeypatch, tmp_path):
+    from harness.errors import SettingsError
+
+    def unsettled(*_, **__):
+        raise SettingsError("Unknown setting SPEC2CODE_MODLE. Did you mean SPEC2CODE_MODEL?")
+
+    monkeypatch.setattr(checks, "grade_agent", unsettled, raising=False)
+    text = repr(check_step(1, agent_path=write_agent(tmp_path, "x = 1\n")))
+    assert "could not be checked: SettingsError: Unknown setting SPEC2CODE_MODLE." in text
+    assert "instructor" not in text
