@@ -257,8 +257,6 @@ def _assemble(events, timed_out, timeout, isolation):
             printed = str(event.get("text", ""))
             if event.get("cut"):
                 printed += f"\n[... {event['cut']} more bytes printed, cut]"
-        elif kind == "marks":
-            print(event["marks"])
         elif kind == "done":
             done = True
     if timed_out:
