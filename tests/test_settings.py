@@ -26,6 +26,7 @@ def test_table_lists_every_variable_with_default_and_meaning():
         "SPEC2CODE_REPLAY",
         "SPEC2CODE_AGENT",
         "SPEC2CODE_TIMEOUT",
+        "SPEC2CODE_ISOLATION",
         "SPEC2CODE_SANDBOX_DEBUG",
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
@@ -106,3 +107,11 @@ def test_check_accepts_an_explicit_environment():
     settings.check({"SPEC2CODE_MODEL": "gaming", "PATH": "/bin"})
     with pytest.raises(SettingsError):
         settings.check({"SPEC2CODE_NOPE": "1"})
+
+
+def test_isolation_takes_auto_or_process(monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
+    assert settings.get("SPEC2CODE_ISOLATION") == "process"
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", "none")
+    with pytest.raises(SettingsError, match="SPEC2CODE_ISOLATION"):
+        settings.get("SPEC2CODE_ISOLATION")
