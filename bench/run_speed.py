@@ -55,6 +55,21 @@ def sandbox_round(tests: str) -> None:
     assert result["error"] is None and not result["failed"] and result["passed"] > 0, result
 
 
+def process_isolation_round(tests: str) -> None:
+    """harness.run with namespaces turned off, on a second warm server of its own."""
+    global _PROCESS_SERVER
+    saved, os.environ["SPEC2CODE_ISOLATION"] = harness.sandbox._SERVER, "process"
+    harness.sandbox._SERVER = _PROCESS_SERVER = _PROCESS_SERVER or harness.sandbox._Server()
+    try:
+        sandbox_round(tests)
+    finally:
+        harness.sandbox._SERVER = saved
+        del os.environ["SPEC2CODE_ISOLATION"]
+
+
+_PROCESS_SERVER = None
+
+
 def bare_interpreter() -> None:
     subprocess.run([sys.executable, "-I", "-S", "-c", "pass"], check=True)
 
@@ -80,16 +95,17 @@ def main(argv=None) -> int:
 
     tests = visible_tests()
     sandbox_round(tests)  # the first run starts the warm server; it is reported separately below
-    start = time_once(lambda: None)
-    times = {"harness.run": [], "pytest process": [], "bare python -I -S": [], "fork + exit": []}
+    times = {"harness.run": [], "run, process level": [], "pytest process": [], "bare python -I -S": [],
+             "fork + exit": []}
+    process_isolation_round(tests)
     with tempfile.TemporaryDirectory() as folder:
         pytest_process_round(folder, tests)
         for _ in range(args.rounds):  # interleaved, so load on the machine hits every way alike
             times["harness.run"].append(time_once(lambda: sandbox_round(tests)))
+            times["run, process level"].append(time_once(lambda: process_isolation_round(tests)))
             times["pytest process"].append(time_once(lambda: pytest_process_round(folder, tests)))
             times["bare python -I -S"].append(time_once(bare_interpreter))
             times["fork + exit"].append(time_once(fork_only))
-    del start
 
     med = {name: statistics.median(values) for name, values in times.items()}
     print(f"isolation in force: {harness.sandbox.isolation_level()}   rounds: {args.rounds}   cores: {os.cpu_count()}")
@@ -99,6 +115,9 @@ def main(argv=None) -> int:
         print(f"{name:<22}{med[name] * 1000:>11.1f}{min(values) * 1000:>9.1f}{ratio:>15.2f}x")
     speedup = med["pytest process"] / med["harness.run"]
     print(f"\nharness.run is {speedup:.1f}x faster than a fresh pytest process per round (target: at least 10x).")
+    print(f"With namespaces off (the level where none can be had) it is "
+          f"{med['pytest process'] / med['run, process level']:.1f}x; namespaces cost "
+          f"{(med['harness.run'] - med['run, process level']) * 1000:+.1f} ms a run.")
     print(f"harness.run costs {med['harness.run'] / med['fork + exit']:.1f} forks, "
           f"{med['harness.run'] / med['bare python -I -S']:.1f} bare interpreter starts.")
 
