@@ -5,7 +5,7 @@ import re
 import harness
 
 # A fence line is ``` plus an optional tag such as "python"; the code runs to the next ```.
-_FENCE = re.compile(r"```[ \t]*([\w+.-]*)[ \t]*\n(.*?)```", re.DOTALL)
+_FENCE = re.compile(r"```[ \t]*([\w+.-]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
 
 
 def extract_code(reply):
@@ -25,7 +25,7 @@ def extract_code(reply):
     if match is None:
         return reply.strip()
     # Blank lines just inside the fences are noise; indentation of the first line is not.
-    return match.group(2).strip("\n").rstrip()
+    return match.group(2).strip("\r\n").rstrip()
 
 
 def write_tests(spec, ask=harness.ask):
