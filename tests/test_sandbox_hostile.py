@@ -63,9 +63,28 @@ for _k in _ADDED_VARS:
 # --- the corpus -----------------------------------------------------------------------------------------------
 
 
+# A program is sent as one source, but may share code on disk: a line `from _helper import ...`, where
+# `tests/hostile/_helper.py` exists, is replaced by that file's text after its docstring (see the README).
+# Other such lines (`from _thread import ...`) are left alone.
+SHARED_LINE = re.compile(r"^from (_\w+) import [\w, ]+\n", re.M)
+
+
+def shared_text(line: re.Match) -> str:
+    """The text that stands in for one `from _helper import ...` line: the helper's, or the line itself."""
+    path = HOSTILE / f"{line.group(1)}.py"
+    if not path.is_file():
+        return line.group(0)
+    text, name = path.read_text(), path.name
+    first = ast.parse(text).body[0]
+    assert isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant), f"{name}: no docstring"
+    body = "".join(text.splitlines(keepends=True)[first.end_lineno:]).lstrip("\n")
+    assert not SHARED_LINE.search(body), f"{name}: a shared helper cannot use another"
+    return body
+
+
 def load_case(path: Path) -> dict:
-    """Read a program's EXPECT header without running it."""
-    text = path.read_text()
+    """Read a program's EXPECT header without running it, and inline the shared helpers it uses."""
+    text = SHARED_LINE.sub(shared_text, path.read_text())
     expect = None
     for node in ast.parse(text).body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["EXPECT"]:
