@@ -33,8 +33,15 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"spec2code: unknown command {name!r}.\n\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return module.main(rest)
+    from .errors import LabError
+    from .settings import check
+
+    try:
+        check()  # a misspelt SPEC2CODE_ variable fails here, whatever the command
+        return importlib.import_module(COMMANDS[name][0]).main(rest)
+    except LabError as e:
+        print(f"spec2code {name}: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,0 +1,30 @@
+"""The spec2code command: its dispatcher, help, and one-line errors for bad settings."""
+
+from harness import cli
+
+
+def test_help_lists_every_command(capsys):
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in cli.COMMANDS:
+        assert f"  {name}" in out
+
+
+def test_an_unknown_command_is_a_usage_error(capsys):
+    assert cli.main(["frobnicate"]) == 2
+    assert "unknown command 'frobnicate'" in capsys.readouterr().err
+
+
+def test_a_misspelt_setting_stops_every_command_with_one_line(monkeypatch, capsys):
+    monkeypatch.setenv("SPEC2CODE_MODLE", "live")
+    assert cli.main(["check", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("spec2code check: Unknown setting SPEC2CODE_MODLE. Did you mean SPEC2CODE_MODEL?")
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_every_command_module_has_a_main():
+    import importlib
+
+    for module, _ in cli.COMMANDS.values():
+        assert callable(importlib.import_module(module).main), module
