@@ -1,0 +1,73 @@
+"""What the notebook helpers show: Table, Chart and Message, and the colours, marks and text cutting they share."""
+
+from __future__ import annotations
+
+import html
+
+CUT = 1500  # characters of a long value shown before it is cut short
+
+COLOURS = {"passed": "#1a7f37", "failed": "#cf222e", "not started": "#6e7781", "blocked": "#9a6700"}
+MARKS = {"passed": "✔", "failed": "✘", "not started": "○", "blocked": "⊘"}  # glyphs every common font has
+TEXT_MARKS = {"passed": ":)", "failed": ":(", "not started": ":|", "blocked": ":|"}
+
+
+def cut(text: str, limit: int = CUT) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + f"\n... ({len(text) - limit} more characters)"
+
+
+def code_spans(text: str) -> str:
+    """Escape text for HTML, turning `backticked` words into <code>."""
+    pieces = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+
+
+class Table:
+    """A small table shown as HTML in a notebook and as aligned text elsewhere."""
+
+    def __init__(self, columns: list[str], rows: list[list], caption: str = ""):
+        self.columns, self.rows, self.caption = columns, rows, caption
+
+    def __repr__(self) -> str:
+        cells = [self.columns] + [[str(c) for c in row] for row in self.rows]
+        widths = [max(len(r[i]) for r in cells) for i in range(len(self.columns))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+        lines.insert(1, "  ".join("-" * w for w in widths))
+        return "\n".join(([self.caption] if self.caption else []) + lines)
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        head = "".join(f'<th style="text-align: left">{esc(c)}</th>' for c in self.columns)
+        body = "".join(
+            "<tr>" + "".join(f'<td style="text-align: left">{esc(str(c))}</td>' for c in row) + "</tr>"
+            for row in self.rows
+        )
+        caption = f"<caption>{esc(self.caption)}</caption>" if self.caption else ""
+        return f'<table class="spec2code-table">{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+class Chart:
+    """A matplotlib figure rendered once to PNG (deterministic, no pyplot state), with a text summary."""
+
+    def __init__(self, png: bytes, summary: str):
+        self.png, self.summary = png, summary
+
+    def _repr_png_(self) -> bytes:
+        return self.png
+
+    def __repr__(self) -> str:
+        return self.summary
+
+
+class Message:
+    """A sentence shown in place of a result: nothing to draw, or a problem to fix."""
+
+    def __init__(self, text: str, colour: str = COLOURS["not started"]):
+        self.text, self.colour = text, colour
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        style = f"border-left: 6px solid {self.colour}; padding: 4px 10px"
+        return f'<div class="spec2code-message" style="{style}">{code_spans(self.text)}</div>'

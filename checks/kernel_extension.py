@@ -1,0 +1,21 @@
+"""The lab kernel's extension: the lab's own errors (LabError) show in a notebook as their message, not a traceback."""
+
+from __future__ import annotations
+
+from .displays import COLOURS, Message
+
+
+def load_ipython_extension(shell) -> None:
+    """Loaded by the lab's kernel at start: the lab's own errors (LabError) show as their message, not a traceback.
+
+    A LabError's message says what to fix (a mistyped SPEC2CODE_ setting, a live model with no key); the traceback
+    under it would only show the lab's insides. The cell still counts as failed, so "Run All" stops there.
+    """
+    from harness.errors import LabError
+
+    def show(shell, etype, value, tb, tb_offset=None):
+        from IPython.display import display
+
+        display(Message(f"{etype.__name__}: {value}", colour=COLOURS["failed"]))
+
+    shell.set_custom_exc((LabError,), show)
