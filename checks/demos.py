@@ -6,7 +6,7 @@ import io
 
 from .agent_file import ROOT
 from .displays import Chart, Message, Table
-from .try_it import Tried, try_function
+from .try_cell import Tried, try_function
 
 REFERENCE = ROOT / "solutions" / "agent.py"  # the lab's finished agent, used for demonstrations
 
