@@ -111,10 +111,13 @@ def runtime_paths() -> list[str]:
     return paths
 
 
-def enter_minimal_root(mountpoint: str, uid: int, gid: int, *, readonly=(), writable=(), proc=True, workdir="/work") -> None:
+def enter_minimal_root(
+    mountpoint: str, uid: int, gid: int, *, readonly=(), writable=(), hidden=(), proc=True, workdir="/work"
+) -> None:
     """Make a private mount namespace whose root holds only the Python runtime (read-only), the
     extra folders given (read-only, or writable at the same path), /dev/null and friends, and an
-    empty writable `workdir` and /tmp; then chroot into it and go to `workdir`.
+    empty writable `workdir` and /tmp; then chroot into it and go to `workdir`. Folders in `hidden`
+    that the runtime's folders happen to contain are covered with an empty one.
 
     The project tree, the home folder and the held-out tests are simply not there.
     Must be called as root; with `proc`, inside a new PID namespace.
@@ -126,6 +129,9 @@ def enter_minimal_root(mountpoint: str, uid: int, gid: int, *, readonly=(), writ
         _bind(path, mountpoint, readonly=True)
     for path in writable:
         _bind(path, mountpoint, readonly=False)
+    for path in hidden:
+        if os.path.isdir(mountpoint + path):
+            mount("spec2code", mountpoint + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k")
     for link in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):
         if os.path.islink(link) and not os.path.lexists(mountpoint + link):
             os.symlink(os.readlink(link), mountpoint + link)

@@ -30,7 +30,10 @@ def solution_main(sock, out_fd, mountpoint, uid, gid, isolated):
     os.closerange(keep + 1, 1 << 16)
     isolation.die_with_parent()
     if isolated:
-        isolation.enter_minimal_root(mountpoint, uid, gid)
+        # If the lab is installed inside the runtime's own folders, its files (the held-out tests among
+        # them) would be visible from there: cover them.
+        harness_dir = os.path.dirname(os.path.abspath(isolation.__file__))
+        isolation.enter_minimal_root(mountpoint, uid, gid, hidden=[harness_dir])
     else:
         os.chdir(mountpoint)
     isolation.limit_resources(
