@@ -130,6 +130,16 @@ def isolation_level() -> str:
         return _SERVER.isolation
 
 
+def isolation_summary() -> str:
+    """One line for people: the isolation in force and, where it is weaker, what could not be enforced."""
+    with _SERVER.lock:
+        _SERVER.ensure()
+        level, notes = _SERVER.isolation, _SERVER.notes
+    if level == "namespaces":
+        return "namespaces (the solution runs as nobody, with no network and only the Python runtime in view)"
+    return f"{level} only: {'; '.join(notes)}. See 'The sandbox' in the README."
+
+
 def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> dict:
     """Run the tests in `test_src` against the solution in `solution_src`, in the sandbox.
 

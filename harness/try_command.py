@@ -128,6 +128,7 @@ def _try(path: Path, note: str, max_iters: int) -> int:
     model = settings.get("SPEC2CODE_MODEL")
     print(f"Agent: {_shown(path)}" + (f" — {note}" if note else ""))
     print(f"Model: {MODELS[model]}" + (f" ({settings.get('SPEC2CODE_MODEL_NAME')})" if model == "live" else ""))
+    print(f"Sandbox: {harness.sandbox.isolation_summary()}")
     print()
 
     out = _call(agent, path, "solve", harness.SPEC, max_iters=max_iters)

@@ -230,3 +230,13 @@ def test_a_huge_exception_message_is_cut_and_says_so():
     result = harness.run(solution, "def test_it():\n    assert add(1, 2) == 3\n")
     assert "more characters cut" in result["output"]
     assert len(result["output"]) < 10_000
+
+
+@pytest.mark.parametrize("level", ["auto", "process"])
+def test_the_isolation_summary_says_what_could_not_be_enforced(monkeypatch, level):
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", level)
+    summary = harness.sandbox.isolation_summary()
+    if harness.sandbox.isolation_level() == "namespaces":
+        assert summary.startswith("namespaces")
+    else:
+        assert summary.startswith("process only:") and "file system" in summary
