@@ -19,14 +19,10 @@ import time
 
 from . import settings
 
-
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_server.py")
 MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
 MAX_RECORDS = 4 << 20  # bytes of records read from one run before the rest is ignored
 START_TIMEOUT = 60.0  # seconds the server may take to start on a slow, busy machine
-GRACE = 1.0  # seconds allowed beyond the run's timeout for tearing everything down
-
-ERROR_KINDS = ("syntax error", "import error", "test error", "timeout", "memory", "crash", "no tests")
 
 
 class _Server:
