@@ -19,6 +19,7 @@ bench: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("The lab needs Python 3.10 or newer; $(PYTHON) is " + sys.version.split()[0] + ". Try: make PYTHON=python3.11") if sys.version_info < (3, 10) else None'
+	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { echo "$(PYTHON) cannot make virtual environments. On Debian or Ubuntu: sudo apt install python3-venv"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
