@@ -6,20 +6,7 @@ import os
 import signal
 import sys
 import time
-
-
-def _mark():
-    """Name this process (and, through fork, its children) after the case, so the test can find leftovers."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(15, CTX.get("tag", "hostile").encode()[:15], 0, 0, 0)
-    except Exception:
-        try:
-            with open("/proc/self/comm", "w") as f:
-                f.write(CTX.get("tag", "hostile"))
-        except OSError:
-            pass
+from _mark import _mark
 
 
 def _daemon():
