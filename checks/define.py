@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .scripts import reply_with, trim
+
 MAX_SHOWN = 200  # characters of a value shown in a message before it is cut short
 
 
@@ -74,6 +76,16 @@ def need_type(got, kind: type, function: str, hint: str = "") -> None:
     if type(got) is not kind:
         name = {str: "a str", list: "a list", dict: "a dict", bool: "a bool", int: "an int"}.get(kind, kind.__name__)
         fail(f"{function} to return {name}", got, hint or f"return {name}, not {type(got).__name__}")
+
+
+def need_extracted(got, code: str, function: str, what: str) -> None:
+    """Fail unless `got` is `code`, the code of a scripted reply, as extract_code would give it back."""
+    need_type(got, str, function, f"return the code of the {what} as a str")
+    if trim(got) != trim(code):
+        hint = "return extract_code(reply): the code, without the model's words and fences"
+        if got.strip() == reply_with(code).strip():
+            hint = "you returned the whole reply: pass it through extract_code first"
+        fail(cut(trim(code)), got, hint)
 
 
 def asked_once(model, function: str) -> str:

@@ -5,8 +5,10 @@ import re
 
 import harness
 from checks.boundary import ScriptedAsk, run_tests
-from checks.define import CheckFailed, asked_once, check, cut, fail, need, need_type, prompt_sent, pytest_view
-from checks.scripts import OTHER_SPEC, VOWEL_TESTS, reply_with, trim
+from checks.define import (
+    CheckFailed, asked_once, check, cut, need, need_extracted, need_type, prompt_sent, pytest_view,
+)
+from checks.scripts import OTHER_SPEC, VOWEL_TESTS, reply_with
 
 STEP = 2
 _ASKS_FOR_TESTS = re.compile(r"test_|\btest functions?\b|\bpytest\b", re.IGNORECASE)
@@ -61,12 +63,7 @@ def asks_for_test_functions(agent):
 def returns_the_code_of_the_reply(agent):
     """returns the code from the reply (through extract_code), not the whole reply"""
     got, _ = scripted_call(agent)
-    need_type(got, str, "write_tests", "return the code of the tests as a str")
-    if trim(got) != trim(VOWEL_TESTS):
-        hint = "return extract_code(reply): the code, without the model's words and fences"
-        if got.strip() == reply_with(VOWEL_TESTS).strip():
-            hint = "you returned the whole reply: pass it through extract_code first"
-        fail(cut(trim(VOWEL_TESTS)), got, hint)
+    need_extracted(got, VOWEL_TESTS, "write_tests", "tests")
 
 
 @check

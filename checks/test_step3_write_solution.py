@@ -1,8 +1,8 @@
 """Step 3 checks: `write_solution(spec, ask, feedback)` asks for an implementation, with feedback when there is some."""
 
 from checks.boundary import ScriptedAsk
-from checks.define import asked_once, check, cut, fail, need, need_type, prompt_sent, pytest_view
-from checks.scripts import OTHER_SPEC, VOWEL_FEEDBACK, VOWEL_SOLUTION, reply_with, trim
+from checks.define import asked_once, check, cut, need, need_extracted, prompt_sent, pytest_view
+from checks.scripts import OTHER_SPEC, VOWEL_FEEDBACK, VOWEL_SOLUTION, reply_with
 
 STEP = 3
 
@@ -72,12 +72,7 @@ def leaves_the_feedback_out_when_there_is_none(agent):
 def returns_the_code_of_the_reply(agent):
     """returns the code from the reply (through extract_code), not the whole reply"""
     got, _ = scripted_call(agent)
-    need_type(got, str, "write_solution", "return the code of the solution as a str")
-    if trim(got) != trim(VOWEL_SOLUTION):
-        hint = "return extract_code(reply): the code, without the model's words and fences"
-        if got.strip() == reply_with(VOWEL_SOLUTION).strip():
-            hint = "you returned the whole reply: pass it through extract_code first"
-        fail(cut(trim(VOWEL_SOLUTION)), got, hint)
+    need_extracted(got, VOWEL_SOLUTION, "write_solution", "solution")
 
 
 test_check = pytest_view(STEP, __name__)
