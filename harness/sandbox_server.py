@@ -102,7 +102,7 @@ class Server:
             pid, link = self.spare
             try:
                 link.settimeout(60)
-                _ = recv_exact(link, struct.unpack(">I", recv_exact(link, 4))[0])
+                recv_exact(link, struct.unpack(">I", recv_exact(link, 4))[0])  # the spare says it is ready
                 socket.send_fds(link, [msg], fds)
                 link.close()
                 break

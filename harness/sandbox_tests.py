@@ -68,31 +68,7 @@ def spare_process(session, run_dir, mode, link):
         os.chown(solution_root, uid, gid)
 
     # Fork the solution's side first, before any test source is in this process's memory.
-    t_sock, s_sock = socket.socketpair()
-    out_r, out_w = os.pipe()
-    keeper = os.fork()
-    if keeper == 0:
-        try:
-            t_sock.close()
-            link.close()
-            os.close(out_r)
-            isolation.die_with_parent()
-            isolated = mode == "namespaces"
-            if isolated:
-                isolation.unshare(isolation.CLONE_NEWPID)
-            pid = os.fork()
-            if pid == 0:
-                solution_main(s_sock, out_w, solution_root, uid, gid, isolated)
-            s_sock.close()
-            os.close(out_w)
-            os.closerange(3, 1 << 16)
-            _, status = os.waitpid(pid, 0)
-            code = os.waitstatus_to_exitcode(status)
-            os._exit(128 - code if code < 0 else min(code, 127))
-        except BaseException:  # noqa: BLE001
-            os._exit(126)
-    s_sock.close()
-    os.close(out_w)
+    t_sock, out_r, keeper = start_solution_side(solution_root, uid, gid, mode, close=[link])
 
     send_frame(link, {"ready": True})
     try:
@@ -130,7 +106,6 @@ def spare_process(session, run_dir, mode, link):
     with os.fdopen(req_fd, "rb") as f:
         payload = json.loads(f.read())
     channel = Channel(t_sock, out_r, keeper)
-    load = None
     try:
         send_frame(t_sock, {"solution": payload["solution"], "cpu_seconds": int(timeout) + 1})
         load = channel.receive()
@@ -167,12 +142,12 @@ def spare_process(session, run_dir, mode, link):
     elif not items:
         emit(event="error", kind="no tests", message="the test code defines no test_* functions")
     else:
-        for i, item in enumerate(items):
-            nextitem = items[i + 1] if i + 1 < len(items) else None
-            item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        def report(item):
             outcome = RECORDER.outcomes.get(item.nodeid, "failed")
             details = RECORDER.details.get(item.nodeid, "").replace(tests_dir + os.sep, "")
             emit(event="test", name=item.name, outcome=outcome, details=details)
+
+        run_items(items, after=report)
         if channel.dead:
             kind = "memory" if channel.memory else "crash"
             emit(event="error", kind=kind, message=f"the solution's process {channel.dead} during the tests")
@@ -184,6 +159,37 @@ def spare_process(session, run_dir, mode, link):
     emit(event="done")
     res.flush()
     os._exit(0)
+
+
+def start_solution_side(solution_root, uid, gid, mode, close):
+    """Fork the keeper, which forks the solution's process; return our socket to it, its output and the keeper."""
+    t_sock, s_sock = socket.socketpair()
+    out_r, out_w = os.pipe()
+    keeper = os.fork()
+    if keeper == 0:
+        try:
+            t_sock.close()
+            for other in close:
+                other.close()
+            os.close(out_r)
+            isolation.die_with_parent()
+            isolated = mode == "namespaces"
+            if isolated:
+                isolation.unshare(isolation.CLONE_NEWPID)
+            pid = os.fork()
+            if pid == 0:
+                solution_main(s_sock, out_w, solution_root, uid, gid, isolated)
+            s_sock.close()
+            os.close(out_w)
+            os.closerange(3, 1 << 16)
+            _, status = os.waitpid(pid, 0)
+            code = os.waitstatus_to_exitcode(status)
+            os._exit(128 - code if code < 0 else min(code, 127))
+        except BaseException:  # noqa: BLE001
+            os._exit(126)
+    s_sock.close()
+    os.close(out_w)
+    return t_sock, out_r, keeper
 
 
 def preload_test_module(compiled, path):
@@ -218,9 +224,11 @@ def collect_file(session, path):
         return []
 
 
-def run_items(items):
+def run_items(items, after=lambda item: None):
+    """Run the tests through pytest's own protocol (setup, call, teardown, fixtures), calling `after` for each."""
     for i, item in enumerate(items):
         item.config.hook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
+        after(item)
 
 
 def warm_pytest(session, folder):
