@@ -11,13 +11,12 @@ import marshal
 import os
 import select
 import socket
-import struct
 import subprocess
 import sys
 import threading
 import time
 
-from . import settings
+from . import sandbox_wire, settings
 
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_server.py")
 MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
@@ -72,7 +71,7 @@ class _Server:
         self.sock, self.owner = parent_sock, os.getpid()
         parent_sock.settimeout(START_TIMEOUT)
         try:
-            hello = _recv_frame(parent_sock)
+            hello = sandbox_wire.recv_frame(parent_sock)
         except (OSError, EOFError, ValueError) as e:
             self.stop()
             raise RuntimeError(f"the sandbox server did not start ({e})") from None
@@ -93,30 +92,14 @@ class _Server:
 
     def request(self, message, fds=()):
         self.sock.settimeout(30)
-        data = json.dumps(message).encode()
-        socket.send_fds(self.sock, [struct.pack(">I", len(data)) + data], list(fds))
-        reply = _recv_frame(self.sock)
+        socket.send_fds(self.sock, [sandbox_wire.frame(message)], list(fds))
+        reply = sandbox_wire.recv_frame(self.sock)
         self.sock.settimeout(None)
         return reply
 
 
 _SERVER = _Server()
 atexit.register(_SERVER.stop)
-
-
-def _recv_frame(sock):
-    header = _recv_exact(sock, 4)
-    return json.loads(_recv_exact(sock, struct.unpack(">I", header)[0]))
-
-
-def _recv_exact(sock, n):
-    data = b""
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            raise EOFError("the sandbox server closed its connection")
-        data += chunk
-    return data
 
 
 def isolation_level() -> str:

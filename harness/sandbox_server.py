@@ -20,7 +20,6 @@ import os
 import shutil
 import signal
 import socket
-import struct
 import sys
 import tempfile
 import time
@@ -31,7 +30,7 @@ sys.path.insert(0, _HERE)
 import isolation  # noqa: E402
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 from sandbox_tests import RECORDER, spare_process, warm_pytest  # noqa: E402
-from sandbox_wire import recv_exact, send_frame  # noqa: E402
+from sandbox_wire import recv_frame, send_frame  # noqa: E402
 
 sys.path.remove(_HERE)
 
@@ -102,7 +101,7 @@ class Server:
             pid, link = self.spare
             try:
                 link.settimeout(60)
-                recv_exact(link, struct.unpack(">I", recv_exact(link, 4))[0])  # the spare says it is ready
+                recv_frame(link)  # the spare says it is ready
                 socket.send_fds(link, [msg], fds)
                 link.close()
                 break

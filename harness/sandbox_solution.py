@@ -14,7 +14,7 @@ import sys
 import types
 
 import isolation
-from sandbox_wire import MAX_FRAME, cut, decode, encode, recv_exact, send_frame
+from sandbox_wire import MAX_FRAME, cut, decode, encode, recv_frame, send_frame
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the sandbox user may have at once
@@ -56,7 +56,7 @@ def solution_main(sock, out_fd, mountpoint, uid, gid, isolated):
     os.environ.update({"PATH": "/usr/bin:/bin", "HOME": "/work", "LANG": "C.UTF-8"})
 
     try:
-        request = json.loads(recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0]))
+        request = recv_frame(sock)
         cpu = int(request["cpu_seconds"])
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         module = load_solution(request["solution"])
@@ -120,7 +120,7 @@ def _where(exc):
 def serve_calls(sock, module):
     while True:
         try:
-            request = json.loads(recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0]))
+            request = recv_frame(sock)
         except EOFError:
             return
         try:

@@ -62,9 +62,18 @@ def decode(data, depth=0):
     raise ValueError("malformed value")
 
 
-def send_frame(sock, obj):
+def frame(obj) -> bytes:
+    """One message as it travels: its length, then its JSON."""
     data = json.dumps(obj).encode()
-    sock.sendall(struct.pack(">I", len(data)) + data)
+    return struct.pack(">I", len(data)) + data
+
+
+def send_frame(sock, obj):
+    sock.sendall(frame(obj))
+
+
+def recv_frame(sock):
+    return json.loads(recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0]))
 
 
 def recv_exact(sock, n):
@@ -72,7 +81,7 @@ def recv_exact(sock, n):
     while got < n:
         chunk = sock.recv(min(n - got, 1 << 16))
         if not chunk:
-            raise EOFError
+            raise EOFError("the other end closed the connection")
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
