@@ -21,8 +21,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import harness  # noqa: E402
-from harness import offline_model  # noqa: E402
-from harness.tasks import REFERENCE_SOLUTION, SPEC  # noqa: E402
+from harness.model import offline as offline_model  # noqa: E402
+from harness.sandbox import caller  # noqa: E402
+from harness.tasks import LEAP_YEAR, SPEC  # noqa: E402
+
+REFERENCE_SOLUTION = LEAP_YEAR.reference
 
 
 def visible_tests() -> str:
@@ -58,12 +61,12 @@ def sandbox_round(tests: str) -> None:
 def process_isolation_round(tests: str) -> None:
     """harness.run with namespaces turned off, on a second warm server of its own."""
     global _PROCESS_SERVER
-    saved, os.environ["SPEC2CODE_ISOLATION"] = harness.sandbox._SERVER, "process"
-    harness.sandbox._SERVER = _PROCESS_SERVER = _PROCESS_SERVER or harness.sandbox._Server()
+    saved, os.environ["SPEC2CODE_ISOLATION"] = caller._SERVER, "process"
+    caller._SERVER = _PROCESS_SERVER = _PROCESS_SERVER or caller._Server()
     try:
         sandbox_round(tests)
     finally:
-        harness.sandbox._SERVER = saved
+        caller._SERVER = saved
         del os.environ["SPEC2CODE_ISOLATION"]
 
 

@@ -115,9 +115,9 @@ def _silence_output():
 
 def _die_with_parent():
     try:
-        from harness import isolation
+        from harness.sandbox import walls
 
-        isolation.die_with_parent()
+        walls.die_with_parent()
     except Exception:
         pass
 

@@ -15,12 +15,12 @@ WALLS_DIR = "/tmp/spec2code-walls"  # an empty mount point; the walled view live
 
 
 def _isolation():
-    sys.path.insert(0, os.path.join(ROOT, "harness"))
+    sys.path.insert(0, os.path.join(ROOT, "harness", "sandbox"))
     try:
-        import isolation
+        import walls
     finally:
         sys.path.pop(0)
-    return isolation
+    return walls
 
 
 def put_up_walls(agent: str) -> str | None:

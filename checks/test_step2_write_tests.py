@@ -23,7 +23,7 @@ def scripted_call(agent):
 
 def offline_tests(agent) -> str:
     """The tests write_tests returns for the lab's spec when the lab's offline model answers."""
-    from harness.offline_model import reply
+    from harness.model.offline import reply
 
     got = agent.call("write_tests", harness.SPEC, ScriptedAsk(functools.partial(reply, persona="honest")))
     need_type(got, str, "write_tests", "return the code of the tests as a str")
@@ -70,7 +70,7 @@ def returns_the_code_of_the_reply(agent):
 def offline_tests_pass_on_a_correct_solution(agent):
     """with the offline model, its tests pass on a correct solution"""
     tests = offline_tests(agent)
-    result = run_tests(harness.tasks.REFERENCE_SOLUTION, tests)
+    result = run_tests(harness.tasks.LEAP_YEAR.reference, tests)
     if result["error"] is None and not result["failed"] and result["passed"] > 0:
         return
     if result["passed"] + len(result["failed"]) == 0 and result["error"] is None:
@@ -89,13 +89,13 @@ def offline_tests_pass_on_a_correct_solution(agent):
 def offline_tests_catch_the_known_bugs(agent):
     """with the offline model, its tests fail every known-buggy solution"""
     tests = offline_tests(agent)
-    reference = run_tests(harness.tasks.REFERENCE_SOLUTION, tests)
+    reference = run_tests(harness.tasks.LEAP_YEAR.reference, tests)
     need(
         reference["error"] is None and not reference["failed"] and reference["passed"] > 0,
         "not checked: the tests must first pass on a correct solution (see the check above)",
     )
     missed = []
-    for name, buggy in harness.tasks.BUGGY_SOLUTIONS.items():
+    for name, buggy in harness.tasks.LEAP_YEAR.buggy.items():
         result = run_tests(buggy, tests)
         if result["error"] is None and not result["failed"]:
             missed.append(name)

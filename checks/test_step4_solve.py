@@ -11,10 +11,10 @@ from checks.define import CheckFailed, check, cut, fail, need, need_type, pytest
 from checks.scripts import NO_TESTS, SOLVE_TESTS, reply_with, trim
 
 STEP = 4
-REFERENCE = harness.tasks.REFERENCE_SOLUTION
-CENTURY_BUG = harness.tasks.BUGGY_SOLUTIONS["forgets_centuries"]  # fails test_century_rule
-NO_400_RULE = harness.tasks.BUGGY_SOLUTIONS["forgets_400_rule"]  # fails test_century_rule
-NO_VALIDATION = harness.tasks.BUGGY_SOLUTIONS["no_validation"]  # fails test_zero_is_rejected
+REFERENCE = harness.tasks.LEAP_YEAR.reference
+CENTURY_BUG = harness.tasks.LEAP_YEAR.buggy["forgets_centuries"]  # fails test_century_rule
+NO_400_RULE = harness.tasks.LEAP_YEAR.buggy["forgets_400_rule"]  # fails test_century_rule
+NO_VALIDATION = harness.tasks.LEAP_YEAR.buggy["no_validation"]  # fails test_zero_is_rejected
 KEYS = ("code", "tests", "passed", "iters", "history")
 
 

@@ -34,7 +34,7 @@ def expect_names(got: list, solution: str) -> None:
 @check
 def finds_nothing_wrong_with_a_correct_solution(agent):
     """returns an empty list for a correct solution"""
-    got = failing_names(agent, harness.tasks.REFERENCE_SOLUTION)
+    got = failing_names(agent, harness.tasks.LEAP_YEAR.reference)
     if got:
         fail("[] (the reference solution passes every held-out test)", got,
              "return only the tests that failed (result['failed']), not all of them")
@@ -43,7 +43,7 @@ def finds_nothing_wrong_with_a_correct_solution(agent):
 @check
 def names_what_the_century_bug_fails(agent):
     """names the held-out tests that a solution forgetting the century rule fails"""
-    solution = harness.tasks.BUGGY_SOLUTIONS["forgets_centuries"]
+    solution = harness.tasks.LEAP_YEAR.buggy["forgets_centuries"]
     expect_names(failing_names(agent, solution), solution)
 
 

@@ -1,8 +1,8 @@
 """What the lab provides: the model (`ask`), the task (`SPEC`, `HOLDOUT_TESTS`) and the sandbox (`run`)."""
 
 from . import tasks
-from .ask import ask
 from .errors import LabError, ModelError, SettingsError
+from .model import ask
 from .sandbox import run
 from .tasks import HOLDOUT_TESTS, SPEC
 

@@ -1,4 +1,5 @@
-"""Every environment variable the lab reads, with its default and meaning, in one place."""
+"""Every environment variable the lab reads, with its default and meaning; and the two paths everything starts from:
+the project folder and the agent.py in use."""
 
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ VARIABLES = {
         "folder of cached live replies: under the project folder, or ~/.cache/spec2code outside a source tree",
     ),
     "SPEC2CODE_REPLAY": ("0", "1 = answer only from the recorded cache and never call the live model"),
-    "SPEC2CODE_AGENT": ("lab/agent.py", "the agent.py that `spec2code try` and the checks use"),
+    "SPEC2CODE_AGENT": (
+        "lab/agent.py",
+        "the agent.py that the commands, checks and notebooks use; a relative path is taken from the project folder",
+    ),
     "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
     "SPEC2CODE_ISOLATION": (
         "auto",
@@ -86,11 +90,46 @@ def is_set(name: str, environ=None) -> bool:
     return bool(environ.get(name, "").strip())
 
 
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the folder holding harness/, checks/, lab/, solutions/
+LAB_AGENT = PROJECT_ROOT / "lab" / "agent.py"  # the learner's file
+REFERENCE_AGENT = PROJECT_ROOT / "solutions" / "agent.py"  # the lab's finished agent
+
+
+def is_source_tree() -> bool:
+    """True when the lab runs from its own folder (pyproject.toml beside harness/), not from an installed copy."""
+    return (PROJECT_ROOT / "pyproject.toml").is_file()
+
+
+def agent_path(given=None, environ=None) -> Path:
+    """The agent.py to use, as an absolute path: the one place that decides it.
+
+    `given` (a command's --agent, a notebook helper's argument) is taken as a person typed it: relative to the
+    current folder. Otherwise SPEC2CODE_AGENT, relative to the project folder, so the commands, the notebooks
+    (which run in notebooks/) and the grader name the same file from any folder. Otherwise lab/agent.py.
+    """
+    if given:
+        return Path(given).expanduser().resolve()
+    environ = os.environ if environ is None else environ
+    raw = environ.get("SPEC2CODE_AGENT", "").strip()
+    if not raw:
+        return LAB_AGENT
+    path = Path(raw).expanduser()
+    return (path if path.is_absolute() else PROJECT_ROOT / path).resolve()
+
+
+def shown(path) -> str:
+    """A path as the learner knows it: relative to the project folder when it is inside it, else whole."""
+    path = Path(path)
+    try:
+        return path.resolve().relative_to(PROJECT_ROOT).as_posix()
+    except (ValueError, OSError):
+        return str(path)
+
+
 def default_cache_dir() -> Path:
     """`.cache/spec2code` in the project folder (pyproject.toml above harness/), else ~/.cache/spec2code."""
-    project = Path(__file__).resolve().parent.parent
-    if (project / "pyproject.toml").is_file():
-        return project / ".cache" / "spec2code"
+    if is_source_tree():
+        return PROJECT_ROOT / ".cache" / "spec2code"
     return Path.home() / ".cache" / "spec2code"
 
 

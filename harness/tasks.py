@@ -1,4 +1,5 @@
-"""The lab's task: the leap-year spec, its reference and buggy solutions, and the held-out tests."""
+"""The lab's tasks, each one `Task`: what the agent is asked to build (the spec), a reference, planted bugs and the
+held-out tests. Leap year is the task of the five steps; `SPEC` and `HOLDOUT_TESTS` are its spec and held-out tests."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ class Task:
     holdout_tests: str = ""
 
 
-SPEC = """\
+_LEAP_YEAR_SPEC = """\
 Write a Python function `is_leap_year(year)` that returns True if `year` is a
 leap year in the Gregorian calendar, and False otherwise.
 
@@ -30,7 +31,7 @@ The rules:
 negative number, a float, a string, None, or a bool) raise ValueError.
 """
 
-REFERENCE_SOLUTION = '''\
+_LEAP_YEAR_REFERENCE = '''\
 def is_leap_year(year):
     """Return True if year is a leap year in the Gregorian calendar."""
     if isinstance(year, bool) or not isinstance(year, int) or year < 1:
@@ -44,7 +45,7 @@ _VALIDATION = '''\
 '''
 
 # Planted mistakes: each is wrong in exactly one way. Good tests fail every one of them.
-BUGGY_SOLUTIONS = {
+_LEAP_YEAR_BUGS = {
     "forgets_centuries": "def is_leap_year(year):\n" + _VALIDATION + "    return year % 4 == 0\n",
     "forgets_400_rule": "def is_leap_year(year):\n"
     + _VALIDATION
@@ -55,7 +56,7 @@ BUGGY_SOLUTIONS = {
 
 # Held-out years are chosen apart from the ones the offline model puts in its own tests,
 # so a solution that special-cases the visible tests cannot pass these by luck.
-HOLDOUT_TESTS = '''\
+_LEAP_YEAR_HOLDOUT_TESTS = '''\
 import pytest
 
 
@@ -105,10 +106,14 @@ def test_rejects_values_that_are_not_integers():
 LEAP_YEAR = Task(
     name="leap_year",
     function="is_leap_year",
-    spec=SPEC,
-    reference=REFERENCE_SOLUTION,
-    buggy=BUGGY_SOLUTIONS,
-    holdout_tests=HOLDOUT_TESTS,
+    spec=_LEAP_YEAR_SPEC,
+    reference=_LEAP_YEAR_REFERENCE,
+    buggy=_LEAP_YEAR_BUGS,
+    holdout_tests=_LEAP_YEAR_HOLDOUT_TESTS,
 )
 
 TASKS = {LEAP_YEAR.name: LEAP_YEAR}
+DEFAULT = LEAP_YEAR  # the task of the five steps
+
+SPEC = DEFAULT.spec  # what harness.SPEC is
+HOLDOUT_TESTS = DEFAULT.holdout_tests  # what harness.HOLDOUT_TESTS is

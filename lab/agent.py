@@ -84,7 +84,7 @@ def holdout_check(solution_src):
     the list of failing test names; an empty list means the solution
     generalises.
 
-    >>> holdout_check(harness.tasks.REFERENCE_SOLUTION)
+    >>> holdout_check(harness.tasks.LEAP_YEAR.reference)
     []
     """
     raise NotImplementedError("step 5 (holdout_check) is not started yet: replace this line with your code")

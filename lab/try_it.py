@@ -121,7 +121,7 @@ def step4(agent, state):
 def step5(agent, state):
     if isinstance(state.get("code"), str):
         show("holdout_check(the code solve found)", agent.holdout_check(state["code"]))
-    buggy = harness.tasks.BUGGY_SOLUTIONS["forgets_centuries"]
+    buggy = harness.tasks.LEAP_YEAR.buggy["forgets_centuries"]
     show("holdout_check(a solution that forgets the century rule)", agent.holdout_check(buggy))
 
 

@@ -123,7 +123,7 @@ def holdout_check(solution_src):
     the list of failing test names; an empty list means the solution
     generalises.
 
-    >>> holdout_check(harness.tasks.REFERENCE_SOLUTION)
+    >>> holdout_check(harness.tasks.LEAP_YEAR.reference)
     []
     """
     return harness.run(solution_src, harness.HOLDOUT_TESTS)["failed"]

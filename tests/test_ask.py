@@ -6,7 +6,9 @@ import re
 import pytest
 
 import harness
-from harness import SPEC, ask, live_model, offline_model
+from harness import SPEC, ask
+from harness.model import live as live_model
+from harness.model import offline as offline_model
 from harness.errors import ModelError, SettingsError
 
 
@@ -38,7 +40,7 @@ def calls(monkeypatch):
 
 
 def test_it_is_the_public_ask():
-    assert harness.ask is ask and ask.__module__ == "harness.ask"
+    assert harness.ask is ask and ask.__module__ == "harness.model"
     assert "offline" in ask.__doc__ and "Example" in ask.__doc__
 
 

@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from harness import cache
+from harness.model import cache
 
 
 def req(prompt="write is_leap_year", sample=0, model="m", params=None):

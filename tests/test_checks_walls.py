@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from checks.boundary import Agent
-from harness import isolation
+from harness.sandbox import walls as isolation
 
 pytestmark = pytest.mark.skipif(
     isolation.namespaces_available() is not None, reason="walls need Linux namespaces (run as root)"

@@ -35,8 +35,8 @@ def test_the_sandbox_server_never_imports_the_harness_package():
     import re
 
     folder = pathlib.Path(harness.__file__).parent
-    for name in ("sandbox_server.py", "sandbox_tests.py", "sandbox_solution.py", "sandbox_proxy.py",
-                 "sandbox_wire.py", "isolation.py"):
+    for name in ("sandbox/server.py", "sandbox/tests_side.py", "sandbox/solution_side.py", "sandbox/proxy.py",
+                 "sandbox/wire.py", "sandbox/walls.py", "text.py"):
         source = (folder / name).read_text()
         assert not re.search(r"^\s*(from|import)\s+(harness|\.)", source, re.M), name
         assert "tasks" not in re.findall(r"^\s*(?:from|import)\s+(\w+)", source, re.M), name

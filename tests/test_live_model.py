@@ -9,7 +9,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from harness import ask, cache, live_model
+from harness import ask
+from harness.model import cache
+from harness.model import live as live_model
 from harness.errors import ModelError
 
 REPLY = "Here you go:\n```python\ndef is_leap_year(year):\n    return year % 4 == 0\n```"

@@ -138,7 +138,7 @@ def test_the_reference_finder_catches_what_it_should():
         "setting SPEC2CODE_MODLE", "check_step(6)", 'try_function("slove")',
         "function extract_cod",
     ]
-    assert broken_references("Edit lab/agent.py, then run `spec2code check` and harness.tasks.REFERENCE_SOLUTION") == []
+    assert broken_references("Edit lab/agent.py, then run `spec2code check` and harness.tasks.LEAP_YEAR.reference") == []
 
 
 # --- executed end to end -----------------------------------------------------------------------------------------

@@ -247,8 +247,8 @@ def test_a_try_that_failed_is_shown_in_place_of_the_table(agent):
 def test_the_contrast_runs_the_held_out_tests_on_each_result():
     import harness
 
-    honest = dict(SOLVED, code=harness.tasks.REFERENCE_SOLUTION)
-    buggy = dict(SOLVED, code=harness.tasks.BUGGY_SOLUTIONS["forgets_centuries"])
+    honest = dict(SOLVED, code=harness.tasks.LEAP_YEAR.reference)
+    buggy = dict(SOLVED, code=harness.tasks.LEAP_YEAR.buggy["forgets_centuries"])
     chart = contrast_chart({"honest": honest, "buggy": buggy})
     assert chart.png.startswith(PNG)
     assert repr(chart).startswith("honest: visible 4/4, held-out 8/8; buggy: visible 4/4, held-out ")

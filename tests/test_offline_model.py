@@ -6,9 +6,11 @@ import re
 import pytest
 
 import harness
-from harness import offline_model
-from harness.offline_model import FIX, SOLUTION, TESTS, intent, reply
-from harness.tasks import BUGGY_SOLUTIONS, HOLDOUT_TESTS, REFERENCE_SOLUTION, SPEC
+from harness.model import offline as offline_model
+from harness.model.offline import FIX, SOLUTION, TESTS, intent, reply
+from harness.tasks import HOLDOUT_TESTS, LEAP_YEAR, SPEC
+
+REFERENCE_SOLUTION, BUGGY_SOLUTIONS = LEAP_YEAR.reference, LEAP_YEAR.buggy
 from solutions import agent
 
 PARAPHRASE = (

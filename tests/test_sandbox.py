@@ -6,7 +6,9 @@ import time
 import pytest
 
 import harness
-from harness.tasks import BUGGY_SOLUTIONS, HOLDOUT_TESTS, REFERENCE_SOLUTION
+from harness.tasks import HOLDOUT_TESTS, LEAP_YEAR
+
+REFERENCE_SOLUTION, BUGGY_SOLUTIONS = LEAP_YEAR.reference, LEAP_YEAR.buggy
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -216,7 +218,7 @@ def test_tests_that_loop_or_hog_memory_are_stopped_too():
 def test_runs_from_thread_pools_keep_working_after_the_pool_is_gone():
     from concurrent.futures import ThreadPoolExecutor
 
-    harness.sandbox._SERVER.stop()  # the next run starts the server from a pool thread
+    harness.sandbox.caller._SERVER.stop()  # the next run starts the server from a pool thread
     solutions = [REFERENCE_SOLUTION, BUGGY_SOLUTIONS["forgets_centuries"]] * 3
     for _ in range(2):
         with ThreadPoolExecutor(3) as pool:

@@ -10,7 +10,7 @@ EXPECTED = {"may_pass": [1, 2, 3]}
 
 
 def solve(spec, ask=harness.ask, max_iters=4):
-    code = harness.tasks.REFERENCE_SOLUTION
+    code = harness.tasks.LEAP_YEAR.reference
     tests = "def test_it():\n    assert is_leap_year(2024)\n"
     result = {"passed": 1, "failed": [], "total": 1, "error": None, "output": ""}
     return {"code": code, "tests": tests, "passed": True, "iters": 1, "history": [{"code": code, "result": result}]}

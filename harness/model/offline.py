@@ -21,8 +21,8 @@ from __future__ import annotations
 import hashlib
 import re
 
-from .errors import SettingsError
-from .tasks import LEAP_YEAR
+from ..errors import SettingsError
+from ..tasks import LEAP_YEAR
 
 PERSONAS = ("honest", "gaming")
 TESTS, SOLUTION, FIX = "tests", "solution", "fix"

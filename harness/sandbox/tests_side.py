@@ -9,11 +9,12 @@ import socket
 import sys
 import types
 
-import isolation
 import pytest
-from sandbox_proxy import Channel, make_proxy
-from sandbox_solution import SOLUTION_PROCESSES, solution_main
-from sandbox_wire import cut, send_frame
+import walls
+from proxy import Channel, make_proxy
+from solution_side import SOLUTION_PROCESSES, solution_main
+from text import cut
+from wire import recv_frame_fds, send_frame
 
 MAX_DETAILS = 2000  # characters of failure details kept per test
 TEST_EXTRA_MEMORY = 1 << 30  # address space the tests may add to what the warm process maps
@@ -55,11 +56,11 @@ def spare_process(session, run_dir, mode, link):
     the caller is busy elsewhere, so a run only pays for loading the solution and running the tests.
     """
     os.setsid()
-    isolation.die_with_parent()
+    walls.die_with_parent()
     warm_pytest(session, os.path.join(run_dir, "warm"))
     # Without namespaces the runtime may sit in a folder only the caller can read, so nobody changes user.
     root_uid = os.geteuid() == 0 and mode == "namespaces"
-    uid, gid = (isolation.NOBODY, isolation.NOBODY) if root_uid else (os.getuid(), os.getgid())
+    uid, gid = (walls.NOBODY, walls.NOBODY) if root_uid else (os.getuid(), os.getgid())
     tests_dir, tests_root, solution_root = (os.path.join(run_dir, d) for d in ("tests", "tests-root", "solution-root"))
     for path in (tests_dir, tests_root, solution_root):
         os.makedirs(path)
@@ -72,10 +73,9 @@ def spare_process(session, run_dir, mode, link):
 
     send_frame(link, {"ready": True})
     try:
-        msg, fds, _, _ = socket.recv_fds(link, 1 << 16, 4)
-        request = json.loads(msg[4:])
+        request, fds = recv_frame_fds(link, 4)
         req_fd, res_fd = fds
-    except (OSError, ValueError):
+    except (OSError, ValueError, EOFError):
         os._exit(0)
     link.close()
     res = os.fdopen(res_fd, "w", buffering=1)
@@ -85,19 +85,19 @@ def spare_process(session, run_dir, mode, link):
 
     if mode == "namespaces":
         # The tests see the runtime, pytest's environment and their own folder; nothing else.
-        isolation.enter_minimal_root(
+        walls.enter_minimal_root(
             tests_root, uid, gid, readonly=[os.path.realpath(sys.prefix)], writable=[tests_dir], proc=False, workdir=tests_dir,
         )
     if root_uid:
-        isolation.drop_privileges(uid, gid)
-    isolation.forbid_inspection()
+        walls.drop_privileges(uid, gid)
+    walls.forbid_inspection()
     os.chdir(tests_dir)
     sys.dont_write_bytecode = True
     timeout = request["timeout"]
     # The tests are model-written code too: they get limits of their own.
-    isolation.limit_resources(
+    walls.limit_resources(
         cpu_seconds=int(timeout) + 2,
-        memory_bytes=isolation.current_address_space() + TEST_EXTRA_MEMORY,
+        memory_bytes=walls.current_address_space() + TEST_EXTRA_MEMORY,
         file_bytes=8 << 20,
         processes=SOLUTION_PROCESSES,
         files=256,
@@ -172,10 +172,10 @@ def start_solution_side(solution_root, uid, gid, mode, close):
             for other in close:
                 other.close()
             os.close(out_r)
-            isolation.die_with_parent()
+            walls.die_with_parent()
             isolated = mode == "namespaces"
             if isolated:
-                isolation.unshare(isolation.CLONE_NEWPID)
+                walls.unshare(walls.CLONE_NEWPID)
             pid = os.fork()
             if pid == 0:
                 solution_main(s_sock, out_w, solution_root, uid, gid, isolated)

@@ -1,7 +1,8 @@
 """The sandbox server: a warm pytest process that forks a test process and a solution process per run.
 
-Started by `harness.sandbox` as `python -I sandbox_server.py`. It never imports the `harness` package, so
-nothing in its memory, and nothing forked from it, knows the held-out tests.
+Started by `harness.sandbox` as `python -I server.py`. It never imports the `harness` package, so nothing in its
+memory, and nothing forked from it, knows the held-out tests: it imports the modules beside it by name, and the
+lab's text helpers (harness/text.py, which import nothing) by path.
 
 Per run:
     server (pytest configured once, no network)
@@ -15,6 +16,7 @@ S is forked before T reads the test source, so expected values never enter the s
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -26,11 +28,14 @@ import time
 
 # The sandbox's own modules sit beside this file; they are imported by name, not through `harness`.
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_TEXT = importlib.util.spec_from_file_location("text", os.path.join(os.path.dirname(_HERE), "text.py"))
+sys.modules["text"] = importlib.util.module_from_spec(_TEXT)
+_TEXT.loader.exec_module(sys.modules["text"])
 sys.path.insert(0, _HERE)
-import isolation  # noqa: E402
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
-from sandbox_tests import RECORDER, spare_process, warm_pytest  # noqa: E402
-from sandbox_wire import recv_frame, send_frame  # noqa: E402
+import walls  # noqa: E402
+from tests_side import RECORDER, spare_process, warm_pytest  # noqa: E402
+from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
 
 sys.path.remove(_HERE)
 
@@ -60,17 +65,13 @@ class Server:
         send_frame(control, {"ready": True, "isolation": self.mode, "notes": self.notes})
         while True:
             try:
-                msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
-            except OSError:
-                msg, fds = b"", []
-            if not msg:
+                request, fds = recv_frame_fds(control, 4)
+            except (OSError, EOFError):
                 self.shutdown()
-            try:
-                request = json.loads(msg[4:])
             except ValueError:
-                request = {}
+                request, fds = {}, []
             if request.get("cmd") == "run" and len(fds) == 2:
-                send_frame(control, {"pid": self.start_run(session, msg, fds)})
+                send_frame(control, {"pid": self.start_run(session, request, fds)})
                 self.spare = self.fork_spare(session)
             elif request.get("cmd") == "finish":
                 self.finish(request.get("pid"))
@@ -95,14 +96,14 @@ class Server:
         self.active[pid] = run_dir
         return pid, ours
 
-    def start_run(self, session, msg, fds):
+    def start_run(self, session, request, fds):
         """Hand the run's two pipes to the spare test process, which is (or soon will be) ready."""
         for _attempt in range(3):
             pid, link = self.spare
             try:
                 link.settimeout(60)
                 recv_frame(link)  # the spare says it is ready
-                socket.send_fds(link, [msg], fds)
+                send_frame(link, request, fds)
                 link.close()
                 break
             except (OSError, EOFError, ValueError):
@@ -198,11 +199,11 @@ def _remove_tree(path):
 
 def main():
     mode, notes = "process", []
-    reason = isolation.namespaces_available()
+    reason = walls.namespaces_available()
     if os.environ.get("SPEC2CODE_ISOLATION") == "process":
         reason = "process isolation was asked for (SPEC2CODE_ISOLATION=process)"
     if reason is None:
-        if isolation.enter_network_void():
+        if walls.enter_network_void():
             mode = "namespaces"
         else:
             notes.append("could not make a network namespace")
@@ -210,7 +211,7 @@ def main():
         notes.append(reason)
     if mode != "namespaces":
         notes.append("the solution can reach the network and the file system as your user")
-    isolation.prctl(isolation.PR_SET_CHILD_SUBREAPER, 1)
+    walls.prctl(walls.PR_SET_CHILD_SUBREAPER, 1)
     # No parent-death signal here: it fires when the *thread* that started us ends, and callers may use
     # thread pools. The control socket closing (the caller exiting, however it dies) ends us instead.
     base_dir = tempfile.mkdtemp(prefix="spec2code-sandbox-")

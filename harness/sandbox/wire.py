@@ -1,11 +1,18 @@
-"""The wire between the sandbox's test process and solution process: plain values in length-prefixed JSON frames."""
+"""The lab's one wire format: length-prefixed JSON frames, and plain values encoded to cross a wall as data.
+
+Both sides of every wall import this file: the sandbox's caller, server, test process and solution process (the
+sandbox's processes load it by path, without the `harness` package), and the grader's agent runner.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import struct
 
 MAX_FRAME = 1 << 20  # largest value a solution may return, in bytes of JSON
+_HEADER = struct.Struct(">I")
 
 class Unsendable(TypeError):
     pass
@@ -65,15 +72,62 @@ def decode(data, depth=0):
 def frame(obj) -> bytes:
     """One message as it travels: its length, then its JSON."""
     data = json.dumps(obj).encode()
-    return struct.pack(">I", len(data)) + data
+    return _HEADER.pack(len(data)) + data
 
 
-def send_frame(sock, obj):
-    sock.sendall(frame(obj))
+def unframe(data: bytes):
+    """The message in one whole frame (as `frame` made it); ValueError if it is not exactly one frame."""
+    if len(data) < _HEADER.size or _HEADER.unpack(data[: _HEADER.size])[0] != len(data) - _HEADER.size:
+        raise ValueError("not one whole frame")
+    return json.loads(data[_HEADER.size :])
+
+
+def send_frame(sock, obj, fds=()):
+    """Send one message, with file descriptors alongside when `fds` is given (a UNIX socket)."""
+    if fds:
+        socket.send_fds(sock, [frame(obj)], list(fds))
+    else:
+        sock.sendall(frame(obj))
 
 
 def recv_frame(sock):
-    return json.loads(recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0]))
+    return json.loads(recv_exact(sock, _HEADER.unpack(recv_exact(sock, _HEADER.size))[0]))
+
+
+def recv_frame_fds(sock, max_fds: int, max_size: int = 1 << 16):
+    """One small message sent with file descriptors: (message, fds). EOFError when the other end has closed."""
+    data, fds, _, _ = socket.recv_fds(sock, max_size, max_fds)
+    if not data:
+        for fd in fds:
+            _close(fd)
+        raise EOFError("the other end closed the connection")
+    try:
+        return unframe(data), fds
+    except ValueError:
+        for fd in fds:
+            _close(fd)
+        raise
+
+
+class FrameReader:
+    """Frames out of a byte stream read in chunks (for a reader that waits with select and a deadline)."""
+
+    def __init__(self, max_frame: int = MAX_FRAME):
+        self.buffer, self.max_frame = bytearray(), max_frame
+
+    def feed(self, chunk: bytes) -> list:
+        """Add bytes read; return the messages now complete (ValueError for a frame over the size limit)."""
+        self.buffer += chunk
+        messages = []
+        while len(self.buffer) >= _HEADER.size:
+            size = _HEADER.unpack(self.buffer[: _HEADER.size])[0]
+            if size > self.max_frame:
+                raise ValueError(f"a message of {size} bytes, more than the {self.max_frame} allowed")
+            if len(self.buffer) < _HEADER.size + size:
+                break
+            messages.append(json.loads(bytes(self.buffer[_HEADER.size : _HEADER.size + size])))
+            del self.buffer[: _HEADER.size + size]
+        return messages
 
 
 def recv_exact(sock, n):
@@ -87,9 +141,8 @@ def recv_exact(sock, n):
     return b"".join(chunks)
 
 
-def cut(text, limit):
-    """Text no longer than about `limit` characters, saying so when it was cut."""
-    text = str(text)
-    if len(text) <= limit:
-        return text
-    return text[:limit] + f" [... {len(text) - limit} more characters cut]"
+def _close(fd):
+    try:
+        os.close(fd)
+    except OSError:
+        pass

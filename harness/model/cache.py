@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 import warnings
 from pathlib import Path
+
+from ..files import write_atomically
 
 KEY_FIELDS = ("backend", "model", "prompt", "params", "sample")
 
@@ -62,22 +62,8 @@ def lookup(req: dict, cache_dir: Path) -> str | None:
 
 def store(req: dict, reply: str, cache_dir: Path) -> Path:
     """Write the entry atomically; several processes may store the same key at once. Returns the file."""
-    path = path_for(req, cache_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
     entry = {**{f: req[f] for f in KEY_FIELDS}, "reply": reply, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(entry, f, ensure_ascii=False, indent=1)
-            f.write("\n")
-        _replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return write_atomically(path_for(req, cache_dir), json.dumps(entry, ensure_ascii=False, indent=1) + "\n")
 
 
 def models(cache_dir: Path) -> dict[str, int] | None:
@@ -99,14 +85,3 @@ def _damaged(path: Path, why: str) -> None:
     warnings.warn(f"Ignoring cache entry {path}: it {why}, so it is treated as missing.", CacheWarning, stacklevel=3)
     return None
 
-
-def _replace(src: str, dst: Path, attempts: int = 5) -> None:
-    # On Windows os.replace fails while another process has the target open; retry briefly.
-    for attempt in range(attempts):
-        try:
-            os.replace(src, dst)
-            return
-        except PermissionError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))

@@ -1,7 +1,7 @@
 """Operating-system walls for sandboxed code: namespaces, a minimal root, no privileges, resource limits.
 
-Loaded by the sandbox server by file path (it must not import the `harness` package, which holds the
-held-out tests). Every function here is a best effort that reports what it could not do.
+Loaded by the sandbox server by name (it must not import the `harness` package, which holds the held-out tests),
+and by the grader's agent runner. Every function here is a best effort that reports what it could not do.
 """
 
 from __future__ import annotations

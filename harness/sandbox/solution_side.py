@@ -5,16 +5,18 @@ Loaded by the sandbox server (never through the `harness` package, which holds t
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import signal
-import struct
 import sys
 import types
 
-import isolation
-from sandbox_wire import MAX_FRAME, cut, decode, encode, recv_frame, send_frame
+import walls
+from text import cut
+from wire import MAX_FRAME, decode, encode, frame, recv_frame, send_frame
+
+# The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
+LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "wire", "proxy", "tests_side", "solution_side", "text")
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the sandbox user may have at once
@@ -28,28 +30,28 @@ def solution_main(sock, out_fd, mountpoint, uid, gid, isolated):
     keep = sock.fileno()
     os.closerange(3, keep)
     os.closerange(keep + 1, 1 << 16)
-    isolation.die_with_parent()
+    walls.die_with_parent()
     if isolated:
         # If the lab is installed inside the runtime's own folders, its files (the held-out tests among
         # them) would be visible from there: cover them.
-        harness_dir = os.path.dirname(os.path.abspath(isolation.__file__))
-        isolation.enter_minimal_root(mountpoint, uid, gid, hidden=[harness_dir])
+        harness_dir = os.path.dirname(os.path.dirname(os.path.abspath(walls.__file__)))
+        walls.enter_minimal_root(mountpoint, uid, gid, hidden=[harness_dir])
     else:
         os.chdir(mountpoint)
-    isolation.limit_resources(
+    walls.limit_resources(
         cpu_seconds=600,  # lowered to the run's own limit when the run arrives
-        memory_bytes=isolation.current_address_space() + EXTRA_MEMORY,
+        memory_bytes=walls.current_address_space() + EXTRA_MEMORY,
         file_bytes=8 << 20,
         processes=SOLUTION_PROCESSES,
         files=256,
     )
-    isolation.drop_privileges(uid, gid)
+    walls.drop_privileges(uid, gid)
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     sys.stdin = open(0, "r", closefd=False)
     # What the solution sees of its surroundings: its own folder, the standard library.
     sys.path[:] = [p for p in sys.path if p.startswith(os.path.realpath(sys.base_prefix))]
-    for name in [m for m in sys.modules if m.startswith(("pytest", "_pytest", "pluggy", "sandbox_"))]:
+    for name in [m for m in sys.modules if m.split(".")[0] in LAB_MODULES]:
         del sys.modules[name]
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.environ.clear()
@@ -135,9 +137,9 @@ def serve_calls(sock, module):
             names = [c.__name__ for c in type(e).__mro__] if isinstance(e, BaseException) else ["Exception"]
             reply = {"raise": {"mro": names, "message": _safe_str(e), "where": _where(e)}}
         try:
-            data = json.dumps(reply).encode()
+            data = frame(reply)
         except BaseException:  # noqa: BLE001
-            data = json.dumps({"raise": {"mro": ["TypeError"], "message": "the value could not be sent"}}).encode()
+            data = frame({"raise": {"mro": ["TypeError"], "message": "the value could not be sent"}})
         if len(data) > MAX_FRAME:
-            data = json.dumps({"raise": {"mro": ["ValueError"], "message": "the returned value is too large"}}).encode()
-        sock.sendall(struct.pack(">I", len(data)) + data)
+            data = frame({"raise": {"mro": ["ValueError"], "message": "the returned value is too large"}})
+        sock.sendall(data)

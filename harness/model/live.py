@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import settings
-from .errors import ModelError
+from .. import settings
+from ..errors import ModelError
 
 TEMPERATURE = 0.2  # a little variety between samples, mostly stable answers
 CONNECT_TIMEOUT = 5.0  # seconds to reach the server; a dead server fails fast

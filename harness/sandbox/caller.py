@@ -1,4 +1,4 @@
-"""`run`: test a solution in the sandbox and return plain data, never an exception."""
+"""The caller's side of the sandbox: `run` tests a solution and returns plain data, never an exception."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ import sys
 import threading
 import time
 
-from . import sandbox_wire, settings
+from .. import settings
+from ..text import cut
+from . import wire
 
-SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_server.py")
+SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
 MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
 MAX_RECORDS = 4 << 20  # bytes of records read from one run before the rest is ignored
 START_TIMEOUT = 60.0  # seconds the server may take to start on a slow, busy machine
@@ -71,7 +73,7 @@ class _Server:
         self.sock, self.owner = parent_sock, os.getpid()
         parent_sock.settimeout(START_TIMEOUT)
         try:
-            hello = sandbox_wire.recv_frame(parent_sock)
+            hello = wire.recv_frame(parent_sock)
         except (OSError, EOFError, ValueError) as e:
             self.stop()
             raise RuntimeError(f"the sandbox server did not start ({e})") from None
@@ -92,8 +94,8 @@ class _Server:
 
     def request(self, message, fds=()):
         self.sock.settimeout(30)
-        socket.send_fds(self.sock, [sandbox_wire.frame(message)], list(fds))
-        reply = sandbox_wire.recv_frame(self.sock)
+        wire.send_frame(self.sock, message, fds)
+        reply = wire.recv_frame(self.sock)
         self.sock.settimeout(None)
         return reply
 
@@ -261,9 +263,7 @@ def _assemble(events, timed_out, timeout, isolation):
 def _result(names, outcomes, error, output, isolation):
     passed = [n for n in names if outcomes.get(n) == "passed"] if error is None or not error.startswith(("syntax", "import")) else []
     failed = [n for n in names if n not in passed]
-    if len(output) > MAX_OUTPUT:
-        cut = len(output) - MAX_OUTPUT
-        output = output[:MAX_OUTPUT] + f"\n[... output cut: {cut} more characters]"
+    output = cut(output, MAX_OUTPUT)
     return {
         "passed": len(passed),
         "failed": failed,

@@ -1,11 +1,13 @@
-"""The model: `ask(prompt)` returns its reply. Offline and scripted by default; live replies are cached."""
+"""The model: `ask(prompt)` returns its reply. Offline and scripted by default (offline.py); live replies
+(live.py) are cached (cache.py)."""
 
 from __future__ import annotations
 
 import warnings
 
-from . import cache, settings
-from .errors import ModelError, SettingsError
+from .. import settings
+from ..errors import ModelError, SettingsError
+from . import cache
 
 PERSONAS = {"offline": "honest", "gaming": "gaming"}  # SPEC2CODE_MODEL -> persona of the scripted model
 
@@ -42,13 +44,13 @@ def ask(prompt: str, *, sample: int = 0) -> str:
         return _live(prompt, sample, replay=True)
     if backend == "live":
         return _live(prompt, sample, replay=False)
-    from .offline_model import reply
+    from .offline import reply
 
     return reply(prompt, persona=PERSONAS[backend])
 
 
 def _live(prompt: str, sample: int, *, replay: bool) -> str:
-    from . import live_model
+    from . import live as live_model
 
     name = settings.get("SPEC2CODE_MODEL_NAME")
     cache_dir = settings.get("SPEC2CODE_CACHE_DIR")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import builtins
-import json
 import os
 import select
 import signal
-import struct
 
-from sandbox_wire import MAX_FRAME, Unsendable, cut, decode, encode, send_frame
+from text import cut
+from wire import FrameReader, Unsendable, decode, encode, send_frame
 
 MAX_SOLUTION_OUTPUT = 2000  # characters of the solution's own printing kept
 
@@ -48,7 +47,7 @@ class Channel:
             wait = 0.0
 
     def receive(self):
-        buf = b""
+        reader = FrameReader()
         while True:
             fds = [self.sock] + ([self.out_fd] if self.out_fd is not None else [])
             ready, _, _ = select.select(fds, [], [])
@@ -58,13 +57,12 @@ class Channel:
                 chunk = self.sock.recv(1 << 16)
                 if not chunk:
                     raise EOFError
-                buf += chunk
-                if len(buf) >= 4:
-                    size = struct.unpack(">I", buf[:4])[0]
-                    if size > MAX_FRAME:
-                        raise ValueError("sent a reply larger than the sandbox accepts")
-                    if len(buf) >= 4 + size:
-                        return json.loads(buf[4 : 4 + size])
+                try:
+                    messages = reader.feed(chunk)
+                except ValueError:
+                    raise ValueError("sent a reply larger than the sandbox accepts") from None
+                if messages:
+                    return messages[0]
 
     def exit_story(self):
         """Wait briefly for the solution's keeper and say how the solution ended."""
