@@ -25,9 +25,8 @@ from pathlib import Path
 import pytest
 
 import harness
-
-HOSTILE = Path(__file__).parent / "hostile"
-REPO = Path(__file__).resolve().parents[1]
+from tests.paths import HOSTILE
+from tests.paths import ROOT as REPO
 REPORT_DIR = REPO / "test-artifacts"
 TIMEOUT = 3.0  # seconds given to every run of the corpus
 MARGIN = 2.0  # run must return within TIMEOUT + MARGIN
