@@ -136,7 +136,7 @@ def main(argv=None) -> int:
 
     if args.check:
         agent = os.path.join(ROOT, "solutions", "agent.py")
-        spec2code = [sys.executable, "-m", "harness.cli", "check", "--agent", agent]
+        spec2code = [sys.executable, "-m", "lab.commands", "check", "--agent", agent]
         check_times = [time_once(lambda: subprocess.run(spec2code, cwd=ROOT, capture_output=True)) for _ in range(5)]
         print(f"\nspec2code check on the reference: median {statistics.median(check_times):.2f} s over 5 (target: under 3 s)")
     return 0

@@ -7,7 +7,9 @@
 
 from .boundary import ScriptedAsk
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
-from .steps import STEPS, Step, agent_path, step
+from harness.settings import agent_path
+
+from .steps import STEPS, Step, step
 
 __all__ = [
     "BLOCKED",

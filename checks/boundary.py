@@ -20,7 +20,7 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
-from .steps import ROOT
+from harness.settings import PROJECT_ROOT as ROOT
 
 CHILD = Path(__file__).resolve().parent / "child.py"
 WALLS = Path(__file__).resolve().parent / "child_walls.py"  # puts up the walls, then becomes the child

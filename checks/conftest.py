@@ -13,7 +13,7 @@ def pytest_addoption(parser):
 
 
 def pytest_report_header(config):
-    from checks.steps import agent_path, shown
+    from harness.settings import agent_path, shown
 
     return f"agent: {shown(agent_path(config.getoption('--agent')))}"
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import ast
+from harness.settings import agent_path as resolve_agent
+from harness.settings import shown
 
 from .boundary import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .define import CheckFailed
-from .steps import BY_NUMBER, STEPS, Step, shown, step
-from .steps import agent_path as resolve_agent
+from .steps import BY_NUMBER, STEPS, Step, is_stub, step
 
 PASSED, FAILED, NOT_STARTED, BLOCKED = "passed", "failed", "not started", "blocked"
 
@@ -71,7 +71,7 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout) -> dict:
 
     blockers = [n for n in current.needs if statuses.get(n) != PASSED]
     if blockers:
-        status = NOT_STARTED if _is_a_stub(agent.source, current.function) else BLOCKED
+        status = NOT_STARTED if is_stub(agent.source, current.function) else BLOCKED
         if status == NOT_STARTED:
             message = _not_started(current)
         else:
@@ -105,23 +105,6 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout) -> dict:
             results.append(_result(one.name, one.description, PASSED))
     status = PASSED if all(r["status"] == PASSED for r in results) else FAILED
     return _step(current, status, results)
-
-
-def _is_a_stub(source: str, function: str) -> bool:
-    """Whether `function` in the agent's source is still a stub: a docstring, then only `raise NotImplementedError`.
-
-    Read, not run, so a blocked step costs nothing; a step that can be checked is "not started" when its
-    function raises NotImplementedError itself at run time.
-    """
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.FunctionDef) and node.name == function:
-            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
-            return (
-                len(body) == 1
-                and isinstance(body[0], ast.Raise)
-                and "NotImplementedError" in ast.unparse(body[0].exc or ast.Constant(None))
-            )
-    return False
 
 
 def _explain(exc: AgentError, current: Step) -> tuple[str, str]:

@@ -1,15 +1,10 @@
-"""The five steps of the lab: number, function, title, what each needs first. One source of truth for all views."""
+"""The five steps of the lab: number, function, title, what each needs first, and the one rule for "not started"."""
 
 from __future__ import annotations
 
+import ast
 import importlib
-import os
 from dataclasses import dataclass
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent  # the project folder: harness/, lab/, checks/, solutions/
-DEFAULT_AGENT = ROOT / "lab" / "agent.py"
-REFERENCE_AGENT = ROOT / "solutions" / "agent.py"
 
 
 @dataclass(frozen=True)
@@ -47,6 +42,7 @@ STEPS = (
     Step(5, "holdout_check", "check against held-out tests", time_limit=10.0),
 )
 BY_NUMBER = {step.number: step for step in STEPS}
+BY_FUNCTION = {step.function: step for step in STEPS}
 
 
 def step(key) -> Step:
@@ -59,15 +55,28 @@ def step(key) -> Step:
     raise LookupError(f"There is no step {key!r}: use one of {names}.")
 
 
-def agent_path(path=None) -> Path:
-    """The agent.py to use: `path` if given, else $SPEC2CODE_AGENT, else lab/agent.py."""
-    chosen = path or os.environ.get("SPEC2CODE_AGENT", "").strip() or DEFAULT_AGENT
-    return Path(chosen).expanduser().resolve()
+def is_stub(source: str, function: str) -> bool:
+    """The lab's one rule for "not started", read from the source: the body of `function` (after the docstring) is
+    only `raise NotImplementedError(...)`. A function defined some other way (imported, assigned) is started.
 
-
-def shown(path: Path) -> str:
-    """A path as a person reads it: relative to the current folder when it is inside it."""
+    When a started function still raises NotImplementedError from its own body at run time, the agent runner says
+    so (`NotStarted`); the two agree on the stubs the lab ships.
+    """
     try:
-        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
-    except ValueError:
-        return str(path)
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            return (
+                len(body) == 1
+                and isinstance(body[0], ast.Raise)
+                and "NotImplementedError" in ast.unparse(body[0].exc or ast.Constant(None))
+            )
+    return False
+
+
+def first_not_started(source: str) -> Step | None:
+    """The first of the five steps whose function is still a stub, or None when all are started."""
+    return next((s for s in STEPS if is_stub(source, s.function)), None)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lab import launch
+from lab.jupyter import launcher as launch
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

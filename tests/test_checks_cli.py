@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from checks import command, compare, reset
-from checks.stubs import render
-from harness import cli
+from checks import check_command as command
+from lab.commands import compare, reset
+from lab.commands.stubs import render
+from lab import commands as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "solutions" / "agent.py"
@@ -83,7 +84,7 @@ def test_a_load_error_is_printed_once(capsys, tmp_path):
 
 def test_what_an_agent_prints_never_reaches_the_report():
     done = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "check", "--agent", str(AGENTS / "forging" / "prints_smileys.py")],
+        [sys.executable, "-m", "lab.commands", "check", "--agent", str(AGENTS / "forging" / "prints_smileys.py")],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -105,9 +106,9 @@ def test_the_agent_variable_selects_the_agent(monkeypatch, capsys, tmp_path):
 
 def test_the_cli_dispatches_check_reset_and_compare():
     assert {name: cli.COMMANDS[name][0] for name in ("check", "reset", "compare")} == {
-        "check": "checks.command",
-        "reset": "checks.reset",
-        "compare": "checks.compare",
+        "check": "checks.check_command",
+        "reset": "lab.commands.reset",
+        "compare": "lab.commands.compare",
     }
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import checks
-from checks.stubs import render
+from lab.commands.stubs import render
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "solutions" / "agent.py"

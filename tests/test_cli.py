@@ -1,6 +1,6 @@
 """The spec2code command: its dispatcher, help, and one-line errors for bad settings."""
 
-from harness import cli
+from lab import commands as cli
 
 
 def test_help_lists_every_command(capsys):

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from checks import grade, grade_formats
-from checks.steps import REFERENCE_AGENT, ROOT, STEPS
+from checks import grade_command as grade
+from checks import grade_formats
+from checks.steps import STEPS
+from harness.settings import PROJECT_ROOT as ROOT
+from harness.settings import REFERENCE_AGENT
 
 STUBS = ROOT / "lab" / "agent.py"
 N_STEPS = len(STEPS)
@@ -284,7 +287,7 @@ def test_order_is_by_name_whatever_the_arguments_and_jobs(tmp_path, capsys):
 
 
 def test_the_spec2code_command_dispatches_to_grade(capsys):
-    from harness import cli
+    from lab import commands as cli
 
     assert cli.main(["grade", str(STUBS), "--format", "json"]) == 0
     (stubs,) = json.loads(capsys.readouterr().out)

@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lab import launch
+from lab.jupyter import launcher as launch
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 120  # seconds for the launcher to print its URL on a slow, busy machine
@@ -90,7 +90,7 @@ def test_a_busy_port_is_a_clear_message(capsys):
 
 
 def test_setup_only_is_what_the_makefile_runs():
-    done = subprocess.run([sys.executable, "-m", "harness.cli", "lab", "--setup-only"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "lab.commands", "lab", "--setup-only"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Setup done. Start the lab with: spec2code lab" in done.stdout
@@ -125,7 +125,7 @@ def start_lab(env_extra=None):
     env.update(env_extra or {})
     port = launch.free_port(18000 + os.getpid() % 2000)
     process = subprocess.Popen(
-        [sys.executable, "-m", "harness.cli", "lab", "--port", str(port)],
+        [sys.executable, "-m", "lab.commands", "lab", "--port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     lines = queue.Queue()

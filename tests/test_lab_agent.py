@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from checks.steps import STEPS
-from checks.stubs import render
+from lab.commands.stubs import render
 
 ROOT = Path(__file__).resolve().parent.parent
 LAB_AGENT = ROOT / "lab" / "agent.py"

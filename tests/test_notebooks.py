@@ -12,11 +12,11 @@ import pytest
 from nbclient import NotebookClient
 
 import harness
-import harness.cli
+import lab.commands
 import harness.settings
 from checks import STEPS
-from checks import notebook as display
-from lab import launch
+from lab import jupyter as display
+from lab.jupyter import launcher as launch
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -92,7 +92,7 @@ def broken_references(text):
                 break
             target = getattr(target, attr)
     for command in COMMAND.findall(text):
-        if command not in harness.cli.COMMANDS:
+        if command not in lab.commands.COMMANDS:
             broken.append(f"command spec2code {command}")
     for variable in ENV.findall(text):
         if variable not in harness.settings.VARIABLES:

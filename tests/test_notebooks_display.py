@@ -7,8 +7,9 @@ import textwrap
 import pytest
 
 import checks
-from checks import notebook
-from checks.notebook import Report, check_step, contrast_chart, rounds_chart, rounds_table, try_function
+from tests.paths import LAB_AGENT
+from lab import jupyter as notebook
+from lab.jupyter import Report, check_step, contrast_chart, rounds_chart, rounds_table, try_function
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -98,7 +99,7 @@ def test_a_grader_failure_is_a_message_not_a_traceback(monkeypatch, tmp_path):
 
 def test_html_escapes_what_the_learner_wrote():
     evil = dict(FAILED, message="got '<script>alert(1)</script>'")
-    html = Report(verdict("failed", [evil]), notebook.ROOT / "lab" / "agent.py")._repr_html_()
+    html = Report(verdict("failed", [evil]), LAB_AGENT)._repr_html_()
     assert "<script>" not in html and "&lt;script&gt;" in html
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from harness import try_command
-from harness.try_command import REFERENCE_AGENT
+from lab.commands import try_agent as try_command
+from lab.commands.try_agent import REFERENCE_AGENT
 
 STUB = '''\
 import harness

@@ -7,7 +7,8 @@ import ast
 import sys
 from pathlib import Path
 
-from .steps import REFERENCE_AGENT, STEPS, agent_path, shown, step
+from checks.steps import STEPS, step
+from harness.settings import REFERENCE_AGENT, agent_path, shown
 
 WARNING = (
     "This shows the reference solution. Try first! Reading an answer teaches far less than finding it.\n"

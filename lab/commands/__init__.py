@@ -7,12 +7,12 @@ import sys
 
 # name -> (module, one-line help). Each module has main(argv) -> exit code.
 COMMANDS = {
-    "lab": ("lab.launch", "set up and open the lab in JupyterLab"),
-    "try": ("harness.try_command", "run an agent on the spec and show each round"),
-    "check": ("checks.command", "grade the steps of an agent.py"),
-    "compare": ("checks.compare", "show your function beside the reference"),
-    "reset": ("checks.reset", "save your agent.py aside and start over from the stubs"),
-    "grade": ("checks.grade", "grade many submissions (CSV, JSON, JUnit XML, Gradescope)"),
+    "lab": ("lab.jupyter.launcher", "set up and open the lab in JupyterLab"),
+    "try": ("lab.commands.try_agent", "run an agent on the spec and show each round"),
+    "check": ("checks.check_command", "grade the steps of an agent.py"),
+    "compare": ("lab.commands.compare", "show your function beside the reference"),
+    "reset": ("lab.commands.reset", "save your agent.py aside and start over from the stubs"),
+    "grade": ("checks.grade_command", "grade many submissions (CSV, JSON, JUnit XML, Gradescope)"),
 }
 
 
@@ -33,8 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"spec2code: unknown command {name!r}.\n\n{usage()}", file=sys.stderr)
         return 2
-    from .errors import LabError
-    from .settings import check
+    from harness.errors import LabError
+    from harness.settings import check
 
     try:
         check()  # a misspelt SPEC2CODE_ variable fails here, whatever the command
@@ -42,7 +42,3 @@ def main(argv: list[str] | None = None) -> int:
     except LabError as e:
         print(f"spec2code {name}: {e}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

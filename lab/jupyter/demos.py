@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import io
 
-from .agent_file import ROOT
+from harness.settings import REFERENCE_AGENT as REFERENCE  # the lab's finished agent, used for demonstrations
+
 from .displays import Chart, Message, Table
 from .try_cell import Tried, try_function
-
-REFERENCE = ROOT / "solutions" / "agent.py"  # the lab's finished agent, used for demonstrations
 
 
 def run_reference(function: str, *args, model=None, timeout: float | None = None, **kwargs):

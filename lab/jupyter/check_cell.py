@@ -6,7 +6,8 @@ import html
 import sys
 from pathlib import Path
 
-from . import agent_file
+from harness import settings
+
 from .displays import COLOURS, MARKS, TEXT_MARKS, Message, Table, code_spans, cut
 
 
@@ -15,7 +16,7 @@ def check_step(step: int, agent_path=None) -> "Report":
 
     The file is graded in a child process, so an edit is picked up without restarting the kernel.
     """
-    path = agent_file.agent_path(agent_path)
+    path = settings.agent_path(agent_path)
     try:
         from checks import grade_agent
 
@@ -28,7 +29,7 @@ def check_step(step: int, agent_path=None) -> "Report":
 
 def progress(agent_path=None) -> "Table | Message":
     """One line per step: where the agent.py on disk stands now."""
-    path = agent_file.agent_path(agent_path)
+    path = settings.agent_path(agent_path)
     try:
         from checks import grade_agent
 
@@ -39,7 +40,7 @@ def progress(agent_path=None) -> "Table | Message":
         [f"{MARKS.get(s['status'], '?')} step {s['step']}", s["name"], s["status"], _next_word(s)]
         for s in graded["steps"]
     ]
-    caption = f"{agent_file.shown(path)}: {graded['passed']} of {graded['total']} steps pass"
+    caption = f"{settings.shown(path)}: {graded['passed']} of {graded['total']} steps pass"
     return Table(["", "function", "status", "notebook"], rows, caption)
 
 
@@ -71,7 +72,7 @@ def _stale_note(path: Path) -> str:
             loaded = getattr(getattr(module, function, None), "__code__", None)
             if loaded is not None and loaded != code:
                 return (
-                    f"This kernel imported an older version of {agent_file.shown(path)} (as `{name}`). "
+                    f"This kernel imported an older version of {settings.shown(path)} (as `{name}`). "
                     "The check above graded the file on disk, but code in this notebook that uses the import "
                     "still runs the old version. Restart the kernel, or use try_function(...), which always loads "
                     "the file fresh."
@@ -98,7 +99,7 @@ class Report:
 
     def _headline(self) -> str:
         done = sum(c["status"] == "passed" for c in self.checks)
-        where = agent_file.shown(self.path)
+        where = settings.shown(self.path)
         if self.status == "passed":
             return f"passed: all {len(self.checks)} checks pass. On to the next step!"
         if self.status == "failed":

@@ -13,9 +13,10 @@ from pathlib import Path
 import harness
 from checks import steps
 from harness import settings
+from harness.files import read_source
 
-LAB_AGENT = steps.DEFAULT_AGENT  # the default, once all its steps are started
-REFERENCE_AGENT = steps.REFERENCE_AGENT  # the fallback until then
+LAB_AGENT = settings.LAB_AGENT  # the default, once all its steps are started
+REFERENCE_AGENT = settings.REFERENCE_AGENT  # the fallback until then
 MAX_ITERS = 4  # attempts at a solution
 STEPS = {step.function: step.label for step in steps.STEPS}  # "solve": "step 4 (solve)"
 MODELS = {
@@ -95,32 +96,19 @@ def _choose_agent(given: str | None) -> tuple[Path, str]:
     if given:
         return Path(given), ""
     if settings.is_set("SPEC2CODE_AGENT"):
-        return Path(settings.get("SPEC2CODE_AGENT")), ""
+        return settings.agent_path(), ""
     if not LAB_AGENT.is_file():
         return REFERENCE_AGENT, f"the reference, because {_shown(LAB_AGENT)} does not exist"
     try:
-        unstarted = _first_unstarted_step(LAB_AGENT.read_text(encoding="utf-8"))
-    except (SyntaxError, ValueError, UnicodeDecodeError):
+        unstarted = steps.first_not_started(read_source(LAB_AGENT))
+    except (OSError, harness.LabError):
         return LAB_AGENT, ""  # let the load report the problem
     if unstarted:
         return REFERENCE_AGENT, (
-            f"the reference, because {_step(unstarted)} is not started yet in {_shown(LAB_AGENT)} "
+            f"the reference, because {unstarted.label} is not started yet in {_shown(LAB_AGENT)} "
             f"(--agent {_shown(LAB_AGENT)} runs yours)"
         )
     return LAB_AGENT, ""
-
-
-def _first_unstarted_step(source: str) -> str | None:
-    """The first of the five functions that is missing or still only raises NotImplementedError."""
-    functions = {node.name: node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
-    for name in STEPS:
-        body = functions[name].body if name in functions else []
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            body = body[1:]  # the docstring
-        only_raises = len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.dump(body[0])
-        if not body or only_raises:
-            return name
-    return None
 
 
 def _try(path: Path, note: str, max_iters: int) -> int:
@@ -263,7 +251,7 @@ def _same_file(filename: str, path: Path) -> bool:
 
 
 def _shown(path: Path) -> str:
-    return steps.shown(Path(path).resolve())
+    return settings.shown(path)
 
 
 def _short(text: str, limit: int = 120) -> str:

@@ -23,7 +23,9 @@ from pathlib import Path
 
 from .engine import FAILED, NOT_STARTED, PASSED, grade_agent
 from .grade_formats import FORMATS, cut_short, render, utf8_safe
-from .steps import STEPS, shown
+from harness.settings import shown
+
+from .steps import STEPS
 
 DEFAULT_JOBS = min(4, os.cpu_count() or 1)  # submissions graded at once; each grading is mostly waiting on a child
 GRADESCOPE_SUBMISSION = "/autograder/submission"  # where Gradescope puts the student's files

@@ -14,19 +14,18 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent  # the project folder: JupyterLab's root
+from harness.errors import LaunchError
+from harness.settings import PROJECT_ROOT
+
+ROOT = PROJECT_ROOT  # JupyterLab's root
 KERNEL_NAME = "spec2code-lab"  # every notebook names this kernel
 KERNEL_DISPLAY_NAME = "Spec to Code lab (Python 3)"
-KERNEL_EXTENSION = "--IPKernelApp.extensions=checks.notebook"  # the lab's errors read as messages in a notebook
+KERNEL_EXTENSION = "--IPKernelApp.extensions=lab.jupyter.kernel_extension"  # the lab's errors read as messages in a notebook
 START_NOTEBOOK = "notebooks/00_start.ipynb"  # what JupyterLab opens first
-OVERRIDES = Path(__file__).resolve().parent / "jupyter" / "overrides.json"  # settings for a quiet first run
+OVERRIDES = Path(__file__).resolve().parent / "overrides.json"  # settings for a quiet first run
 DEFAULT_PORT = 8888  # the first port tried when --port is not given
 HOST = "127.0.0.1"  # the server listens on this machine only
 READY_TIMEOUT = 90.0  # seconds to wait for JupyterLab to answer before giving up
-
-
-class LaunchError(Exception):
-    """A setup or start problem; the message says how to fix it."""
 
 
 def setup(prefix: str | os.PathLike | None = None) -> list[str]:

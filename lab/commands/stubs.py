@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from .steps import REFERENCE_AGENT, STEPS
+from checks.steps import STEPS
+from harness.settings import REFERENCE_AGENT
 
 HEADER = '''\
 """Your agent: five functions, one per step. Write them in order, replacing each `raise NotImplementedError`.

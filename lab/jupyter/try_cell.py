@@ -12,7 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import agent_file
+from harness import settings
+
 from .displays import COLOURS, code_spans, cut
 
 TRY_TIMES = 3  # a "try it" call may take this many times the step's own time limit (a real model is slower) ...
@@ -28,12 +29,12 @@ def try_function(function: str, *args, agent_path=None, timeout: float | None = 
     `model` picks the scripted model for this call ("offline" or "gaming"; default: as SPEC2CODE_MODEL says).
     `timeout` defaults to a few times the step's own time limit (10 s for steps 1-3, 30 s for steps 4-5).
     """
-    path = agent_file.agent_path(agent_path)
+    path = settings.agent_path(agent_path)
     timeout = _try_timeout(function) if timeout is None else timeout
     env = dict(os.environ)
     if model is not None:
         env["SPEC2CODE_MODEL"] = model
-    payload = {"path": str(path), "shown": agent_file.shown(path), "function": function, "args": args,
+    payload = {"path": str(path), "shown": settings.shown(path), "function": function, "args": args,
                "kwargs": kwargs}
     try:
         pickle.dumps(payload)
@@ -61,7 +62,7 @@ def _call_in_child(payload: dict, env: dict, timeout: float, path: Path) -> "Tri
         child = subprocess.Popen(
             [sys.executable, CHILD, "--child"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            cwd=agent_file.ROOT, env=env, start_new_session=True,
+            cwd=settings.PROJECT_ROOT, env=env, start_new_session=True,
         )
         try:
             printed, _ = child.communicate(pickle.dumps(payload), timeout=timeout)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from .steps import agent_path, shown
+from harness.files import write_atomically
+from harness.settings import agent_path, shown
+
 from .stubs import render
 
 
@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         saved = save_aside(path)
         print(f"Saved your {shown(path)} as {shown(saved)}.")
-    _write_atomically(path, stubs)
+    write_atomically(path, stubs)
     print(f"Restored the stubs in {shown(path)}: every step is 'not started' again. Run: spec2code check")
     return 0
 
@@ -45,14 +45,6 @@ def save_aside(path: Path) -> Path:
         target = folder / f"{path.stem}-{stamp}-{n}.py"
     shutil.copy2(path, target)
     return target
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 if __name__ == "__main__":
