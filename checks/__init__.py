@@ -5,7 +5,7 @@
     report["steps"][0]["status"]   # "passed", "failed", "not started" or "blocked"
 """
 
-from .boundary import ScriptedAsk
+from .scripted import ScriptedAsk
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
 from harness.settings import agent_path
 

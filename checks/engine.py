@@ -5,7 +5,8 @@ from __future__ import annotations
 from harness.settings import agent_path as resolve_agent
 from harness.settings import shown
 
-from .boundary import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .runner import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .scripted import run_tests
 from .define import CheckFailed
 from .steps import BY_NUMBER, STEPS, Step, is_stub, step
 
@@ -32,7 +33,7 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None) ->
     for number in sorted(wanted, reverse=True):
         needed.update(BY_NUMBER[number].needs)
     results, statuses = {}, {}
-    with Agent(path) as agent:
+    with Agent(path, runs=run_tests) as agent:
         for current in STEPS:
             if current.number in needed:
                 results[current.number] = _grade_step(agent, current, statuses, timeout)

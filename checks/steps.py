@@ -44,6 +44,15 @@ STEPS = (
 BY_NUMBER = {step.number: step for step in STEPS}
 BY_FUNCTION = {step.function: step for step in STEPS}
 
+TRY_TIMES = 3  # a try (not a check) may take this many times the step's own time limit (a real model is slower) ...
+TRY_MINIMUM = 10.0  # ... and never less than this many seconds, before it is stopped
+
+
+def try_time_limit(function: str) -> float:
+    """Seconds one try of `function` may take (the try cells, `spec2code try`, lab/try_it.py): 10 s, 30 s for 4-5."""
+    step = BY_FUNCTION.get(function)
+    return max(TRY_MINIMUM, TRY_TIMES * (step.time_limit if step else 0.0))
+
 
 def step(key) -> Step:
     """The step for a number (1-5, int or str) or a function name ('solve'); LookupError if there is none."""

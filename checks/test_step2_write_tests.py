@@ -4,7 +4,7 @@ import functools
 import re
 
 import harness
-from checks.boundary import ScriptedAsk, run_tests
+from checks.scripted import ScriptedAsk, run_tests
 from checks.define import (
     CheckFailed, asked_once, check, cut, need, need_extracted, need_type, prompt_sent, pytest_view,
 )

@@ -1,6 +1,6 @@
 """Step 3 checks: `write_solution(spec, ask, feedback)` asks for an implementation, with feedback when there is some."""
 
-from checks.boundary import ScriptedAsk
+from checks.scripted import ScriptedAsk
 from checks.define import asked_once, check, cut, need, need_extracted, prompt_sent, pytest_view
 from checks.scripts import OTHER_SPEC, VOWEL_FEEDBACK, VOWEL_SOLUTION, reply_with
 

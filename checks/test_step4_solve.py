@@ -6,7 +6,7 @@ first; every later call to ask is for a solution (attempt 1, 2, ...).
 """
 
 import harness
-from checks.boundary import ScriptedAsk, run_tests
+from checks.scripted import ScriptedAsk, run_tests
 from checks.define import CheckFailed, check, cut, fail, need, need_type, pytest_view
 from checks.scripts import NO_TESTS, SOLVE_TESTS, reply_with, trim
 

@@ -1,7 +1,7 @@
 """Step 5 checks: `holdout_check(solution_src)` names the held-out tests a solution fails."""
 
 import harness
-from checks.boundary import run_tests
+from checks.scripted import run_tests
 from checks.define import CheckFailed, check, cut, fail, pytest_view
 from checks.scripts import FITTED_SOLUTION
 

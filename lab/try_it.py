@@ -1,111 +1,124 @@
 """Run your agent step by step on small examples and see what each function returns: `python lab/try_it.py`.
 
 It stops at the first step you have not started. Use `--agent PATH` (or SPEC2CODE_AGENT) for another file.
-This runs your code in this process, with the lab's model (`harness.ask`): it shows, it does not grade.
-Grading is `spec2code check`.
+Your code runs the way the checks run it (in a child process, with the lab's model answering its prompts):
+this shows, it does not grade. Grading is `spec2code check`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
-import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import harness  # noqa: E402 - after the project folder is on the path
+from checks.runner import Agent, AgentError, LabModel, LoadFailed, NotStarted, Raised, TimedOut  # noqa: E402
+from checks.steps import BY_FUNCTION, try_time_limit  # noqa: E402
+from harness import settings  # noqa: E402
+from harness.text import clean, cut  # noqa: E402
 
 SHOWN = 600  # characters of a long value shown
 
 
-class NotStarted(Exception):
-    """The step's function is still the stub."""
+class Stop(Exception):
+    """Stop at this step; the message is what to print, the code the exit status."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python lab/try_it.py", description=__doc__.splitlines()[0])
     parser.add_argument("--agent", metavar="PATH", help="your agent.py (default: $SPEC2CODE_AGENT or lab/agent.py)")
     args = parser.parse_args(argv)
-    path = Path(args.agent or os.environ.get("SPEC2CODE_AGENT", "").strip() or ROOT / "lab" / "agent.py").resolve()
-    try:
-        agent = load(path)
-    except SyntaxError as exc:
-        print(f"{path.name} has a syntax error on line {exc.lineno}: {exc.msg}. Fix it and run this again.")
-        return 1
-    except Exception as exc:
-        print(f"{path.name} could not be loaded: {_where(exc, path)}")
-        return 1
-    state = {}
-    for number, title, show in STEPS:
-        print(f"\n=== Step {number}: {title} ===")
+    path = settings.agent_path(args.agent)
+    model = LabModel()
+    with Agent(path, model=model, show_output=True) as agent:
         try:
-            show(agent, state)
-        except NotStarted as exc:
-            print(f"{exc} is not started yet: that's the next step to write. Stopping here.")
-            return 0
-        except NotImplementedError as exc:
-            if _raised_by_stub(exc, path):
-                print(f"{_raised_by_stub(exc, path)} is not started yet: that's the next step to write. Stopping here.")
-                return 0
-            print(f"Your code raised {_where(exc, path)}")
+            agent.load()
+        except LoadFailed as exc:
+            print(f"{path.name} could not be loaded: {exc}")
+            print(f"Hint: {exc.hint}.")
             return 1
-        except Exception as exc:
-            print(f"Your code raised {_where(exc, path)}")
-            print("Fix it, then run this again (and `spec2code check` to grade it).")
-            return 1
+        tried = Tried(agent, model)
+        state = {}
+        for number, title, show in STEPS:
+            print(f"\n=== Step {number}: {title} ===")
+            try:
+                show(tried, state)
+            except Stop as stop:
+                print(stop)
+                return stop.code
     print("\nEvery step ran. Grade them with: spec2code check")
     return 0
 
 
-def load(path: Path):
-    spec = importlib.util.spec_from_file_location("agent", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["agent"] = module
-    spec.loader.exec_module(module)
-    return module
+class Tried:
+    """Calls into the agent's child that show the prompts sent, what was printed, and stop on a problem."""
+
+    def __init__(self, agent: Agent, model: LabModel):
+        self.agent, self.model = agent, model
+
+    def __call__(self, function: str, *args, **kwargs):
+        seen = len(self.model.transcript)
+        try:
+            return self.agent.call(function, *args, time_limit=try_time_limit(function), **kwargs)
+        except NotStarted:
+            raise Stop(f"{function} is not started yet: that's the next step to write. Stopping here.", 0) from None
+        except Raised as exc:
+            info = exc.info
+            if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in BY_FUNCTION:
+                raise Stop(f"{info['in']} is not started yet: that's the next step to write. Stopping here.", 0) \
+                    from None
+            at = f" ({self.agent.path.name} line {info['line']}, in {info['in']})" if info.get("line") else ""
+            raise Stop(f"Your code raised {info['type']}: {info['message']}{at}\n"
+                       "Fix it, then run this again (and `spec2code check` to grade it).", 1) from None
+        except TimedOut:
+            raise Stop(f"{function} did not finish within {try_time_limit(function):g} s, so it was stopped: look "
+                       "for a loop that never ends.", 1) from None
+        except AgentError as exc:
+            raise Stop(f"{function} stopped: {exc}", 1) from None
+        finally:
+            for prompt, reply in self.model.transcript[seen:]:
+                show("  prompt sent", prompt, limit=SHOWN // 2)
+                show("  model replied", reply, limit=SHOWN // 2)
+            if self.agent.printed.strip():
+                show("  your code printed", self.agent.printed)
+                self.agent.printed = ""
 
 
 def show(label: str, value, limit: int = SHOWN) -> None:
-    text = value if isinstance(value, str) else repr(value)
-    if len(text) > limit:
-        text = text[:limit] + f"\n... ({len(text) - limit} more characters)"
+    text = cut(clean(value if isinstance(value, str) else repr(value)), limit)
     if "\n" in text:
         print(f"{label}:\n" + "\n".join("    " + line for line in text.splitlines()))
     else:
         print(f"{label}: {text}")
 
 
-def watched_ask(prompt):
-    """harness.ask, showing the prompt your code sent and the start of the reply."""
-    show("  prompt sent", prompt, limit=SHOWN // 2)
-    reply = harness.ask(prompt)
-    show("  model replied", reply, limit=SHOWN // 2)
-    return reply
-
-
-def step1(agent, state):
+def step1(call, state):
     for reply in ("Here you go:\n```python\nx = 1\n```\nEnjoy!", "```\ny = 2\n```", "  z = 3\n"):
-        show(f"extract_code({reply!r})", agent.extract_code(reply))
+        show(f"extract_code({reply!r})", call("extract_code", reply))
 
 
-def step2(agent, state):
-    state["tests"] = agent.write_tests(harness.SPEC, watched_ask)
+def step2(call, state):
+    state["tests"] = call("write_tests", harness.SPEC)
     show("write_tests returned", state["tests"])
 
 
-def step3(agent, state):
-    show("write_solution returned", agent.write_solution(harness.SPEC, watched_ask))
+def step3(call, state):
+    show("write_solution returned", call("write_solution", harness.SPEC))
     feedback = "These tests failed: test_centuries_are_not_leap_years"
     print(f"\nAnd with feedback={feedback!r}:")
-    show("write_solution returned", agent.write_solution(harness.SPEC, watched_ask, feedback))
+    show("write_solution returned", call("write_solution", harness.SPEC, feedback=feedback))
 
 
-def step4(agent, state):
-    out = agent.solve(harness.SPEC, harness.ask)
+def step4(call, state):
+    out = call("solve", harness.SPEC)
     if not isinstance(out, dict):
         show("solve returned (expected a dict)", out)
         return
@@ -118,11 +131,11 @@ def step4(agent, state):
     state["code"] = out.get("code")
 
 
-def step5(agent, state):
+def step5(call, state):
     if isinstance(state.get("code"), str):
-        show("holdout_check(the code solve found)", agent.holdout_check(state["code"]))
+        show("holdout_check(the code solve found)", call("holdout_check", state["code"]))
     buggy = harness.tasks.LEAP_YEAR.buggy["forgets_centuries"]
-    show("holdout_check(a solution that forgets the century rule)", agent.holdout_check(buggy))
+    show("holdout_check(a solution that forgets the century rule)", call("holdout_check", buggy))
 
 
 STEPS = [
@@ -134,20 +147,9 @@ STEPS = [
 ]
 
 
-def _raised_by_stub(exc: BaseException, path: Path) -> str | None:
-    """The name of the agent function that raised `exc` itself, if it is the innermost frame; else None."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    if frames and Path(frames[-1].filename).resolve() == path:
-        return frames[-1].name
-    return None
-
-
-def _where(exc: BaseException, path: Path) -> str:
-    """'ValueError: message (agent.py line 12, in solve)': the error and the last line of your file it passed."""
-    mine = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path]
-    at = f" ({path.name} line {mine[-1].lineno}, in {mine[-1].name})" if mine else ""
-    return f"{type(exc).__name__}: {exc}{at}"
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the output went into something that stopped reading, e.g. `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from checks.boundary import Agent
+from checks.runner import Agent
 from harness.sandbox import walls as isolation
 
 pytestmark = pytest.mark.skipif(

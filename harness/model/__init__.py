@@ -30,11 +30,18 @@ def ask(prompt: str, *, sample: int = 0) -> str:
         reply = harness.ask("Write pytest tests for this spec:\\n" + harness.SPEC)
         print(reply)  # prose and a ```python block of test functions
     """
+    return answer(prompt, backend=settings.get("SPEC2CODE_MODEL"), sample=sample)
+
+
+def answer(prompt: str, *, backend: str, sample: int = 0) -> str:
+    """The reply of one named backend ("offline", "gaming" or "live"), whatever SPEC2CODE_MODEL says: what `ask`
+    does, for the lab's own tools (a try with `--model gaming`) that choose the model per call."""
     if not isinstance(prompt, str):
         raise TypeError(f"ask() takes the prompt as a str, not {type(prompt).__name__}: build one string first.")
     if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
         raise TypeError(f"ask(..., sample=) takes a whole number 0, 1, 2, ..., not {sample!r}.")
-    backend = settings.get("SPEC2CODE_MODEL")
+    if backend not in settings.MODELS:
+        raise SettingsError(f"There is no model {backend!r}: use one of {', '.join(settings.MODELS)}.")
     if settings.get("SPEC2CODE_REPLAY"):
         if backend != "live" and settings.is_set("SPEC2CODE_MODEL"):
             raise SettingsError(

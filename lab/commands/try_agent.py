@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import os
 import sys
-import traceback
 from pathlib import Path
 
 import harness
 from checks import steps
+from checks.runner import Agent, Crashed, LabModel, LoadFailed, NotStarted, Raised, TimedOut
 from harness import settings
+from harness.errors import AgentFileError
 from harness.files import read_source
+from harness.text import clean, one_line
 
 LAB_AGENT = settings.LAB_AGENT  # the default, once all its steps are started
 REFERENCE_AGENT = settings.REFERENCE_AGENT  # the fallback until then
@@ -24,10 +25,6 @@ MODELS = {
     "gaming": "gaming (scripted, games the tests)",
     "live": "live",
 }
-
-
-class BadInput(Exception):
-    """Something about the agent or the options that stops the run; the message is the one line to print."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         settings.check()
         path, note = _choose_agent(args.agent)
         return _try(path, note, args.max_iters)
-    except (BadInput, harness.LabError) as problem:
+    except harness.LabError as problem:
         print(f"spec2code try: {problem}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -112,28 +109,34 @@ def _choose_agent(given: str | None) -> tuple[Path, str]:
 
 
 def _try(path: Path, note: str, max_iters: int) -> int:
-    agent = _load(path)
-    model = settings.get("SPEC2CODE_MODEL")
-    print(f"Agent: {_shown(path)}" + (f" — {note}" if note else ""))
-    print(f"Model: {MODELS[model]}" + (f" ({settings.get('SPEC2CODE_MODEL_NAME')})" if model == "live" else ""))
-    print(f"Sandbox: {harness.sandbox.isolation_summary()}")
-    print()
+    model = LabModel()
+    with Agent(path, model=model, show_output=True) as agent:
+        _load(agent, path)
+        print(f"Agent: {_shown(path)}" + (f" — {note}" if note else ""))
+        name = f" ({settings.get('SPEC2CODE_MODEL_NAME')})" if model.backend == "live" else ""
+        print(f"Model: {MODELS[model.backend]}{name}")
+        print(f"Sandbox: {harness.sandbox.isolation_summary()}")
+        print()
 
-    out = _call(agent, path, "solve", harness.SPEC, max_iters=max_iters)
-    code, history = _check_solve_result(out)
-    for number, attempt in enumerate(history, 1):
-        print(f"Attempt {number}: {_describe(attempt.get('result') if isinstance(attempt, dict) else None)}")
-    passed = bool(out.get("passed"))
-    attempts = len(history)
-    if passed:
-        print(f"The visible tests pass after {attempts} attempt{'s' if attempts != 1 else ''}.")
-    else:
-        print(f"The visible tests still fail after {attempts} attempt{'s' if attempts != 1 else ''}.")
-    print("\nFinal code:\n" + "\n".join("    " + line for line in code.splitlines()) + "\n")
+        out = _call(agent, path, "solve", harness.SPEC, max_iters=max_iters)
+        _show_printed(agent)
+        code, history = _check_solve_result(out)
+        for number, attempt in enumerate(history, 1):
+            print(f"Attempt {number}: {_describe(attempt.get('result') if isinstance(attempt, dict) else None)}")
+        passed = bool(out.get("passed"))
+        attempts = len(history)
+        if passed:
+            print(f"The visible tests pass after {attempts} attempt{'s' if attempts != 1 else ''}.")
+        else:
+            print(f"The visible tests still fail after {attempts} attempt{'s' if attempts != 1 else ''}.")
+        print("\nFinal code:\n" + "\n".join("    " + line for line in code.splitlines()) + "\n")
 
-    failing = _call(agent, path, "holdout_check", code)
+        failing = _call(agent, path, "holdout_check", code)
+        _show_printed(agent)
     if not isinstance(failing, (list, tuple)):
-        raise BadInput(f"{_step('holdout_check')} returned {_short(repr(failing))}; expected a list of test names.")
+        raise AgentFileError(
+            f"{_step('holdout_check')} returned {one_line(repr(failing), 120)}; expected a list of test names."
+        )
     names = _test_names(harness.HOLDOUT_TESTS)
     score = f"Held-out tests: {len(names) - len(set(failing))}/{len(names)} passed"
     if not failing:
@@ -153,72 +156,83 @@ def _try(path: Path, note: str, max_iters: int) -> int:
     return 1
 
 
-def _load(path: Path):
-    """Import an agent file by path; any problem becomes one line naming the file (and the line)."""
+def _load(agent: Agent, path: Path) -> None:
+    """Load the agent in its child; any problem becomes one line naming the file (and the line)."""
     if not path.exists():
-        raise BadInput(f"no agent file at {_shown(path)}. Check the path, or try --agent solutions/agent.py.")
+        raise AgentFileError(f"no agent file at {_shown(path)}. Check the path, or try --agent solutions/agent.py.")
     if not path.is_file():
-        raise BadInput(f"{_shown(path)} is not a file; give the path of an agent.py.")
+        raise AgentFileError(f"{_shown(path)} is not a file; give the path of an agent.py.")
     try:
-        source = path.read_text(encoding="utf-8")
-        compile(source, str(path), "exec")
-    except SyntaxError as error:
-        raise BadInput(f"syntax error in {_shown(path)}:{error.lineno}: {error.msg}. Fix it and run again.") from None
-    except (UnicodeDecodeError, ValueError) as error:
-        raise BadInput(f"cannot read {_shown(path)} as Python source: {error}.") from None
-    spec = importlib.util.spec_from_file_location("spec2code_try_agent", path)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)  # runs the agent's top-level code in this process
-    except harness.LabError:
-        raise
-    except Exception as error:
-        raise BadInput(f"{_shown(path)} fails when imported{_where(error, path)}: {_error_line(error)}") from None
-    return module
+        agent.load()
+    except LoadFailed as error:
+        info = error.info
+        if info.get("type") in ("SyntaxError", "IndentationError", "TabError"):
+            raise AgentFileError(
+                f"syntax error in {_shown(path)}:{info['line']}: {info['message']}. Fix it and run again."
+            ) from None
+        if info.get("type") and info["type"] != "SystemExit":
+            at = f" at {_shown(path)}:{info['line']}" if info.get("line") else ""
+            raise AgentFileError(
+                f"{_shown(path)} fails when imported{at}: {info['type']}: {one_line(info['message'], 120)}"
+            ) from None
+        raise AgentFileError(f"{_shown(path)} could not be loaded: {error}") from None
 
 
-def _call(agent, path: Path, name: str, *args, **kwargs):
-    """Call one step of the agent; turn what it raises into a one-line message naming the step."""
-    function = getattr(agent, name, None)
-    if not callable(function):
-        raise BadInput(f"{_shown(path)} has no function {name} ({_step(name)}).")
+def _call(agent: Agent, path: Path, name: str, *args, **kwargs):
+    """Call one step of the agent; turn what goes wrong into a one-line message naming the step."""
+    if name not in agent.functions:
+        raise AgentFileError(f"{_shown(path)} has no function {name} ({_step(name)}).")
     try:
-        return function(*args, **kwargs)
-    except harness.LabError:
-        raise
-    except NotImplementedError as error:
-        frames = traceback.extract_tb(error.__traceback__)
-        last = frames[-1]
-        if _same_file(last.filename, path) and last.name in STEPS:
-            raise BadInput(
-                f"{_step(last.name)} is not started yet in {_shown(path)}; "
+        return agent.call(name, *args, time_limit=steps.try_time_limit(name), **kwargs)
+    except NotStarted:
+        raise AgentFileError(
+            f"{_step(name)} is not started yet in {_shown(path)}; try --agent solutions/agent.py to see the reference"
+        ) from None
+    except Raised as error:
+        info = error.info
+        if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in STEPS:
+            raise AgentFileError(
+                f"{_step(info['in'])} is not started yet in {_shown(path)}; "
                 "try --agent solutions/agent.py to see the reference"
             ) from None
-        raise BadInput(f"{_step(name)} raised {_error_line(error)}{_where(error, path)}") from None
-    except Exception as error:
-        raise BadInput(f"{_step(name)} raised {_error_line(error)}{_where(error, path)}") from None
+        at = f" at {_shown(path)}:{info['line']}" if info.get("line") else ""
+        message = f": {one_line(info['message'], 120)}" if info["message"] else ""
+        raise AgentFileError(f"{_step(name)} raised {info['type']}{message}{at}") from None
+    except TimedOut:
+        limit = steps.try_time_limit(name)
+        raise AgentFileError(
+            f"{_step(name)} did not finish within {limit:g} s and was stopped: look for a loop that never ends"
+        ) from None
+    except Crashed as error:
+        raise AgentFileError(f"{_step(name)} stopped its process: {error}") from None
+
+
+def _show_printed(agent: Agent) -> None:
+    if agent.printed.strip():
+        print("Your agent printed:\n" + "\n".join("  | " + line for line in clean(agent.printed).splitlines()))
+        agent.printed = ""
 
 
 def _check_solve_result(out) -> tuple[str, list]:
     expected = "expected a dict with code, tests, passed, iters and history"
     if not isinstance(out, dict):
-        raise BadInput(f"{_step('solve')} returned {_short(repr(out))}; {expected}.")
+        raise AgentFileError(f"{_step('solve')} returned {one_line(repr(out), 120)}; {expected}.")
     code, history = out.get("code"), out.get("history")
     if not isinstance(code, str) or not isinstance(history, list):
-        raise BadInput(f"{_step('solve')} returned a dict with keys {sorted(map(str, out))}; {expected}.")
+        raise AgentFileError(f"{_step('solve')} returned a dict with keys {sorted(map(str, out))}; {expected}.")
     return code, history
 
 
 def _describe(result) -> str:
     """One line for one attempt: tests passed out of total, the failing names, and the error if any."""
     if not isinstance(result, dict):
-        return f"no run result in the history entry (got {_short(repr(result))})"
+        return f"no run result in the history entry (got {one_line(repr(result), 120)})"
     line = f"{result.get('passed', '?')}/{result.get('total', '?')} tests passed"
     if result.get("failed"):
         line += " — failing: " + ", ".join(map(str, result["failed"]))
     if result.get("error"):
         line += f" — error: {result['error']}"
-    return line
+    return clean(line)
 
 
 def _test_names(source: str) -> list[str]:
@@ -230,32 +244,8 @@ def _step(name: str) -> str:
     return STEPS.get(name, name)
 
 
-def _where(error: BaseException, path: Path) -> str:
-    """' at file:line' for the innermost frame of the traceback that is in the agent file."""
-    for frame in reversed(traceback.extract_tb(error.__traceback__)):
-        if _same_file(frame.filename, path):
-            return f" at {_shown(path)}:{frame.lineno}"
-    return ""
-
-
-def _error_line(error: BaseException) -> str:
-    message = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {_short(message[0])}" if message else type(error).__name__
-
-
-def _same_file(filename: str, path: Path) -> bool:
-    try:
-        return Path(filename).resolve() == path.resolve()
-    except OSError:
-        return False
-
-
 def _shown(path: Path) -> str:
     return settings.shown(path)
-
-
-def _short(text: str, limit: int = 120) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 if __name__ == "__main__":

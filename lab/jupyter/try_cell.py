@@ -1,98 +1,94 @@
-"""The "try it" cell: call one of the agent's functions in a time-limited child process and show what it gave."""
+"""The "try it" cell: call one of the agent's functions through the lab's agent runner and show what it gave."""
 
 from __future__ import annotations
 
 import html
-import os
-import pickle
 import pprint
-import signal
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
+from checks.runner import Agent, Crashed, LabModel, LoadFailed, NotStarted, Raised, TimedOut, Unsendable
+from checks.steps import BY_FUNCTION, try_time_limit
 from harness import settings
+from harness.errors import LabError
 
 from .displays import COLOURS, code_spans, cut
-
-TRY_TIMES = 3  # a "try it" call may take this many times the step's own time limit (a real model is slower) ...
-TRY_MINIMUM = 10.0  # ... and never less than this many seconds, before it is stopped
-CHILD = str(Path(__file__).resolve().with_name("try_child.py"))  # the script the child process runs
 
 
 def try_function(function: str, *args, agent_path=None, timeout: float | None = None, model=None, **kwargs):
     """Load the agent fresh from disk, call one of its functions, and show what it returned (or what went wrong).
 
-    The call runs in a child process with a time limit, so a hang is stopped and nothing leaks into this kernel.
-    A function that takes `ask` and is not given one is handed the lab's model, and the calls it makes are shown.
-    `model` picks the scripted model for this call ("offline" or "gaming"; default: as SPEC2CODE_MODEL says).
+    The call runs in the lab's walled child process with a time limit, so a hang is stopped and nothing leaks into
+    this kernel. The lab's model answers the function's calls to `ask`, and they are shown with what it printed.
+    `model` picks the model for this call ("offline", "gaming" or "live"; default: as SPEC2CODE_MODEL says).
     `timeout` defaults to a few times the step's own time limit (10 s for steps 1-3, 30 s for steps 4-5).
     """
     path = settings.agent_path(agent_path)
-    timeout = _try_timeout(function) if timeout is None else timeout
-    env = dict(os.environ)
-    if model is not None:
-        env["SPEC2CODE_MODEL"] = model
-    payload = {"path": str(path), "shown": settings.shown(path), "function": function, "args": args,
-               "kwargs": kwargs}
-    try:
-        pickle.dumps(payload)
-    except Exception as exc:
-        problem = f"The arguments cannot be sent to the child process ({exc}); use plain data."
-        return Tried(function, path, problem=problem)
-    return _call_in_child(payload, env, timeout, path)
+    shown = settings.shown(path)
+    timeout = try_time_limit(function) if timeout is None else timeout
+    lab_model = LabModel(model)
+    with Agent(path, model=lab_model, show_output=True) as agent:
+        def tried(**outcome):
+            return Tried(function, path, asks=lab_model.transcript, printed=agent.printed, **outcome)
 
-
-def _try_timeout(function: str) -> float:
-    try:
-        import checks
-
-        limit = checks.step(function).time_limit
-    except Exception:  # not one of the five steps: a helper of the learner's own
-        limit = 0.0
-    return max(TRY_MINIMUM, TRY_TIMES * limit)
-
-
-def _call_in_child(payload: dict, env: dict, timeout: float, path: Path) -> "Tried":
-    function = payload["function"]
-    with tempfile.TemporaryDirectory(prefix="spec2code-try-") as tmp:
-        payload["out"] = os.path.join(tmp, "result.pickle")
-        # The child runs the agent's code: untrusted, so it gets its own process group and a time limit.
-        child = subprocess.Popen(
-            [sys.executable, CHILD, "--child"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            cwd=settings.PROJECT_ROOT, env=env, start_new_session=True,
-        )
         try:
-            printed, _ = child.communicate(pickle.dumps(payload), timeout=timeout)
-        except KeyboardInterrupt:  # the learner pressed stop: stop the child too
-            _kill(child)
-            raise
-        except subprocess.TimeoutExpired:
-            _kill(child)
-            return Tried(function, path, problem=(
+            agent.load()
+            if function not in agent.functions:
+                return tried(problem=f"{shown} has no function `{function}`. Did you rename or delete it?")
+            return tried(value=agent.call(function, *args, time_limit=timeout, **kwargs))
+        except Unsendable as exc:
+            return tried(problem=f"The arguments cannot be sent to the child process ({exc}).")
+        except LoadFailed as exc:
+            return tried(problem=_load_problem(exc, function, shown))
+        except NotStarted:
+            return tried(problem=f"{_step_name(function, capital=True)} is not started yet: it still raises "
+                                 f"NotImplementedError. Write it in {shown}, save, and run this cell again.")
+        except Raised as exc:
+            return tried(problem=_raised_problem(exc, function, shown))
+        except TimedOut:
+            return tried(problem=(
                 f"`{function}` did not finish within {timeout:g} s, so it was stopped. Look for a loop that "
                 "never ends (does it stop after max_iters attempts?) or a call that waits forever."
             ))
-        printed = printed.decode("utf-8", "replace")
-        try:
-            with open(payload["out"], "rb") as f:
-                outcome = pickle.load(f)
-        except (OSError, EOFError, pickle.UnpicklingError):
-            return Tried(function, path, printed=printed, problem=(
-                f"The child process running `{function}` stopped without a result (exit code {child.returncode}). "
-                "Does your code call exit() or crash the interpreter?"
-            ))
-    return Tried(function, path, printed=printed, **outcome)
+        except Crashed as exc:
+            code = f" (exit code {exc.exit_code})" if exc.exit_code is not None else f" ({exc})"
+            return tried(problem=f"The child process running `{function}` stopped without a result{code}. "
+                                 "Does your code call exit() or crash the interpreter?")
+        except LabError as exc:  # the lab's model could not answer: no key, a replay miss
+            return tried(problem=f"{type(exc).__name__}: {exc}")
 
 
-def _kill(child: subprocess.Popen) -> None:
-    try:
-        os.killpg(child.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        child.kill()
-    child.communicate()
+def _step_name(function: str, capital: bool = False) -> str:
+    step = BY_FUNCTION.get(function)
+    name = f"step {step.number} (`{function}`)" if step else f"`{function}`"
+    return name[0].upper() + name[1:] if capital else name
+
+
+def _load_problem(exc: LoadFailed, function: str, shown: str) -> str:
+    info = exc.info
+    if info.get("type") in ("SyntaxError", "IndentationError", "TabError"):
+        text = f"\n    {info['source']}" if info.get("source") else ""
+        return (f"{shown} has a syntax error on line {info['line']}: {info['message']}.{text}\n"
+                "Fix that line, save the file, and run this cell again.")
+    if exc.exit_code is not None:
+        return (f"The child process running `{function}` stopped without a result (exit code {exc.exit_code}). "
+                "Does your code call exit() or crash the interpreter?")
+    if info.get("type"):
+        return f"{shown} failed while loading: {info['type']}: {info['message']}{_where(info, shown)}."
+    return f"{shown} could not be loaded: {exc} ({exc.hint})."
+
+
+def _raised_problem(exc: Raised, function: str, shown: str) -> str:
+    info = exc.info
+    if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in BY_FUNCTION:
+        return (f"`{function}` calls {_step_name(info['in'])}, which is not started yet: it still raises "
+                f"NotImplementedError. Write it in {shown}, save, and run this cell again.")
+    return f"`{function}` raised {info['type']}: {cut(info['message'], 500)}{_where(info, shown)}."
+
+
+def _where(info: dict, shown: str) -> str:
+    if not info.get("line"):
+        return ""
+    source = f": `{info['source']}`" if info.get("source") else ""
+    return f" (line {info['line']} of {shown}{source})"
 
 
 class Tried:

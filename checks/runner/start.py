@@ -1,16 +1,14 @@
-"""Start the grading child behind walls: no network, user nobody, a read-only view of the lab and the agent.
+"""Start an agent's child behind walls: no network, user nobody, a read-only view of the lab and the agent.
 
-Run as `python -I child_walls.py AGENT -- python -I child.py ... AGENT ...` by checks/boundary.py. Where walls can be
-had (Linux, as root) it puts them up and then becomes the child with exec; elsewhere it becomes the child as it
-is. Either way the grade is decided in the parent from what crosses the pipes; the walls keep a hostile
+Run as `python -I start.py AGENT -- python -I child.py ... AGENT ...` by parent.py. Where walls can be had (Linux,
+as root) it puts them up and then becomes the child with exec; elsewhere it becomes the child as it is. Either way the grade is decided in the parent from what crosses the pipes; the walls keep a hostile
 submission from changing the grader's files, signalling it, or reaching the network while it is graded.
 """
 
 import os
 import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(_HERE)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the project folder
 WALLS_DIR = "/tmp/spec2code-walls"  # an empty mount point; the walled view lives only in the child's namespace
 
 

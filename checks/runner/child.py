@@ -1,0 +1,160 @@
+"""The child's side of the agent runner: load a learner's agent.py in this process and run its functions on request.
+
+Started by parent.py (through walls.py) as `python -I child.py ROOT AGENT REQUEST_FD REPLY_FD [--show-output]`. It
+speaks frames on two inherited pipes, never on stdout, which the learner's prints may use. Its calls to
+`harness.ask` and `harness.run` are answered by the lab in the parent process, so the parent sees every prompt and
+every run. Nothing this process says about itself decides a grade: the parent judges only what it is sent.
+"""
+
+import os
+import sys
+
+LAB_BROKEN = 70  # exit status when the lab's own modules do not import here (a problem in the lab, not the agent)
+
+
+def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: bool) -> None:
+    sys.path.insert(0, root)
+    try:
+        import harness
+        from checks.runner import wire
+        from harness.files import decode_source
+        from harness.sandbox import walls
+    except BaseException:  # noqa: BLE001 - nothing to speak with: the parent reads the exit status
+        os._exit(LAB_BROKEN)
+    walls.die_with_parent()
+    request_fd, reply_fd = _out_of_sight(request_fd), _out_of_sight(reply_fd)
+    sys.argv = [agent]  # the agent has no business with the lab's command line
+    if show_output:
+        sys.stdout.reconfigure(line_buffering=True)  # what was printed is there even if the call is stopped
+    else:
+        _silence_output()
+    link = _Link(request_fd, reply_fd, wire)
+    current = {"id": None}
+
+    def model(via, handle=None):
+        def ask(prompt, *, sample=0):
+            link.send({"id": current["id"], "ask": wire.encode(prompt, _by_type), "via": via, "handle": handle,
+                       "sample": wire.encode(sample, _by_type)})
+            answer = link.receive()
+            if "error" in answer:
+                raise RuntimeError(answer["error"])
+            return answer["reply"]
+
+        ask.__name__ = ask.__qualname__ = "ask"
+        return ask
+
+    def run(solution_src, test_src, *, timeout=None):
+        link.send({"id": current["id"], "run": [wire.encode(solution_src, _by_type), wire.encode(test_src, _by_type)],
+                   "timeout": wire.encode(timeout, _by_type)})
+        answer = link.receive()
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer["result"]
+
+    _install(harness, model("default"), run)
+    try:
+        with open(agent, "rb") as f:
+            source = decode_source(f.read(), os.path.basename(agent))
+        module = _load(source, agent)
+    except BaseException as exc:  # noqa: BLE001 - whatever loading raised is the learner's to fix
+        link.send({"load_failed": wire.describe(exc, agent)})
+        return
+    functions = [name for name, value in vars(module).items() if callable(value) and not name.startswith("_")]
+    link.send({"ready": functions})
+
+    def tagged(data):
+        return model("given", data["$ask"]) if isinstance(data.get("$ask"), int) else data
+
+    while True:
+        request = link.receive()
+        current["id"] = request.get("id")
+        try:
+            args = wire.decode(request["args"], tagged)
+            kwargs = wire.decode(request["kwargs"], tagged)
+            function = getattr(module, request["call"])
+            # The one line that runs the learner's code for the lab; what it returns is only data.
+            value = function(*args, **kwargs)
+            link.send({"id": current["id"], "return": wire.encode(value, _by_type)})
+        except BaseException as exc:  # noqa: BLE001 - an exit() or a too-large value is a result like any other
+            link.send({"id": current["id"], "raised": wire.describe(exc, agent, request.get("call"))})
+
+
+def _by_type(value, why):
+    return {"$type": "value nested too deeply" if why == "nested too deeply" else type(value).__name__}
+
+
+class _Link:
+    """The child's ends of the two pipes: one frame out, one frame in."""
+
+    def __init__(self, request_fd, reply_fd, wire):
+        self.request_fd, self.reply_fd, self.wire = request_fd, reply_fd, wire
+        self.reader = wire.FrameReader(wire.MAX_MESSAGE)
+        self.pending = []
+
+    def send(self, message):
+        data = self.wire.frame(message)
+        if len(data) > self.wire.MAX_MESSAGE:
+            what = "returned" if "return" in message else "sent to ask or run"
+            raise ValueError(f"{what} {len(data) >> 20} MB of data, too much to check")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.reply_fd, view):]
+
+    def receive(self):
+        while not self.pending:
+            chunk = os.read(self.request_fd, 1 << 16)
+            if not chunk:
+                os._exit(0)  # the lab has gone: nothing left to do
+            self.pending += self.reader.feed(chunk)
+        return self.pending.pop(0)
+
+
+def _out_of_sight(fd: int) -> int:
+    """The same pipe under a number of its own, not the one on the command line, so code that writes to "the
+    grader's channel" by that number writes nowhere. (Code that tries every number only breaks its own run.)"""
+    import fcntl
+    import random
+    import resource
+
+    highest = min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024) - 8
+    try:
+        moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, random.randrange(16, max(highest, 17)))
+    except OSError:
+        return fd
+    os.close(fd)
+    return moved
+
+
+def _install(harness, ask, run):
+    """Point every `ask` and `run` the harness exports at the lab, before the agent can import them."""
+    real_ask, real_run = harness.ask, harness.run
+    for name, module in list(sys.modules.items()):
+        if name == "harness" or name.startswith("harness."):
+            if getattr(module, "ask", None) is real_ask:
+                module.ask = ask
+            if getattr(module, "run", None) is real_run:
+                module.run = run
+
+
+def _load(source: str, path: str):
+    """The lab's one loader of an agent.py: compile the text read as Python reads it, run it as module `agent`."""
+    import types
+
+    code = compile(source, path, "exec", dont_inherit=True)
+    module = types.ModuleType("agent")
+    module.__file__ = path
+    sys.modules["agent"] = module
+    exec(code, module.__dict__)  # WARNING: runs the learner's code (in this child, behind the walls)
+    return module
+
+
+def _silence_output():
+    """The learner's prints go nowhere: fd 1 and 2 point at /dev/null, sys.stdout and sys.stderr too."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    sys.stdout = sys.stderr = open(os.devnull, "w")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), "--show-output" in sys.argv[5:])

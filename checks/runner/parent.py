@@ -1,0 +1,403 @@
+"""The lab's side of the agent runner: `Agent` loads a learner's agent.py in a walled child and calls its functions.
+
+Every surface that runs a learner's agent goes through here: `spec2code check` and `grade`, the notebooks' check
+and try cells, `spec2code try` and `python lab/try_it.py`. A call's arguments and return value cross as plain
+data (wire.py). When the function asks a model or runs tests, the request comes back here: a model handed to it
+as an argument (the checks' ScriptedAsk) answers, or, for a try, the lab's own model (`LabModel`); runs go to the
+`runs` function this Agent was given. So the lab judges only the prompts it was sent and the values it got back.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from harness.errors import LabError, NotPythonSource
+from harness.files import read_source
+from harness.settings import PROJECT_ROOT
+
+from . import wire
+from .wire import Opaque, Unsendable
+
+HERE = Path(__file__).resolve().parent
+LOAD_LIMIT = 10.0  # seconds agent.py may take to import
+MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
+MAX_PRINTED = 20_000  # characters of what a tried function printed that are kept
+
+
+class AgentError(Exception):
+    """The learner's function did not return a value: it raised, hung, or its process ended."""
+
+
+class Raised(AgentError):
+    """The function raised an exception; `.info` describes it (wire.describe: type, message, line, source, in)."""
+
+    def __init__(self, function: str, info: dict):
+        self.function, self.info = function, info
+        where = f" (agent.py line {info['line']})" if info.get("line") else ""
+        inner = f" in {info['in']}" if info.get("in") and info["in"] != function else ""
+        super().__init__(f"{function} raised {info['type']}{inner}: {info['message']}{where}".strip())
+
+
+class NotStarted(AgentError):
+    """The function is still the stub: it raised NotImplementedError itself."""
+
+
+class TimedOut(AgentError):
+    """The function took longer than its time limit; its process was stopped."""
+
+
+class Crashed(AgentError):
+    """The child process ended or broke the protocol while the function ran; `.exit_code` when it exited."""
+
+    def __init__(self, message: str, exit_code: int | None = None):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class LoadFailed(AgentError):
+    """agent.py could not be loaded: a syntax error, an exception or an exit at import, a missing file.
+
+    `.info` describes the exception when agent.py raised one (wire.describe), `.exit_code` when its process ended.
+    """
+
+    def __init__(self, message: str, hint: str, *, info: dict | None = None, exit_code: int | None = None):
+        super().__init__(message)
+        self.hint, self.info, self.exit_code = hint, info or {}, exit_code
+
+
+class LabModel:
+    """The lab's model (offline, gaming or live) answering an agent's asks for a try, with the talk recorded."""
+
+    runs = None  # a try runs the agent's tests in the sandbox
+
+    def __init__(self, backend: str | None = None):
+        from harness import settings
+
+        self.backend = backend or settings.get("SPEC2CODE_MODEL")
+        self.transcript: list[tuple[str, str]] = []  # (prompt, reply) in order
+
+    def __call__(self, prompt, via: str = "given", sample: int = 0) -> str:
+        from harness.model import answer
+
+        if not isinstance(prompt, str):
+            raise RuntimeError(f"ask() takes the prompt as a str, not {type(prompt).__name__}: build one string first.")
+        reply = answer(prompt, backend=self.backend, sample=sample)
+        self.transcript.append((prompt, reply))
+        return reply
+
+
+class Agent:
+    """One agent.py, loaded in a child process that is started on first use and restarted after a hang or crash.
+
+    runs: what answers the agent's calls to harness.run, `runs(solution, tests, timeout)` (default: harness.run).
+    model: answers the agent's calls to harness.ask itself (a LabModel, for a try); without one, only a model
+        handed to the function as an argument answers (the first, for harness.ask).
+    show_output: keep what the agent prints (in `.printed`) instead of throwing it away.
+    """
+
+    def __init__(self, path, *, runs=None, model=None, show_output: bool = False):
+        self.path = Path(path)
+        self.runs, self.model, self.show_output = runs, model, show_output
+        self.functions: list[str] = []
+        self.source: str | None = None
+        self.printed = ""
+        self._proc = None
+        self._request = self._reply = self._output = None
+        self._next_id = 0
+        self._reader = wire.FrameReader(wire.MAX_MESSAGE)
+        self._pending: list = []
+        self._load_error: LoadFailed | None = None
+
+    # --- life of the child -------------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Start the child and load agent.py in it; raise LoadFailed if it cannot be loaded."""
+        if self._load_error is not None:
+            raise self._load_error
+        if self._proc is not None:
+            return
+        try:
+            self._start()
+        except LoadFailed as exc:
+            self._load_error = exc
+            raise
+
+    def _start(self) -> None:
+        name = self.path.name
+        if not self.path.is_file():
+            raise LoadFailed(f"There is no agent file at {self.path}.", "check the path given to --agent.")
+        try:
+            self.source = read_source(self.path)
+        except NotPythonSource as exc:
+            raise LoadFailed(str(exc), "save agent.py as plain Python source (UTF-8), then hand it in again") from None
+        except OSError as exc:
+            raise LoadFailed(f"{name} cannot be read: {exc.strerror or exc}.", "check the file's permissions") from None
+        request_read, self._request = os.pipe()
+        self._reply, reply_write = os.pipe()
+        output_write = None
+        if self.show_output:
+            self._output, output_write = os.pipe()
+        child = [sys.executable, "-I", str(HERE / "child.py"), str(PROJECT_ROOT), str(self.path),
+                 str(request_read), str(reply_write)] + (["--show-output"] if self.show_output else [])
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", str(HERE / "start.py"), str(self.path), "--", *child],
+                stdin=subprocess.DEVNULL,
+                stdout=output_write if self.show_output else subprocess.DEVNULL,
+                stderr=output_write if self.show_output else subprocess.DEVNULL,
+                pass_fds=(request_read, reply_write),
+                start_new_session=True,  # its own process group, so a stop ends whatever it started
+                cwd=PROJECT_ROOT,
+                env=self._environment(),
+            )
+        finally:
+            for fd in (request_read, reply_write, output_write):
+                if fd is not None:
+                    os.close(fd)
+        try:
+            message = self._receive(time.monotonic() + LOAD_LIMIT)
+        except TimedOut:
+            self.stop()
+            raise LoadFailed(
+                f"{name} took more than {LOAD_LIMIT:g} s to load.",
+                "code at the top level of agent.py runs on import: move work into the functions",
+            ) from None
+        except Crashed as exc:
+            self.stop()
+            if exc.exit_code == 70:
+                raise LoadFailed("the lab's own modules did not load in the agent's process.", _LAB_BUG) from None
+            raise LoadFailed(f"{name} ended its process while loading ({exc}).", _EXIT_HINT,
+                             exit_code=exc.exit_code) from None
+        if isinstance(message.get("ready"), list):
+            self.functions = [n for n in message["ready"] if isinstance(n, str)]
+            return
+        self.stop()
+        info = wire.info(message.get("load_failed"))
+        at = f" on line {info['line']}" if info["line"] else ""
+        if info["type"] == "SyntaxError" or info["type"] == "IndentationError" or info["type"] == "TabError":
+            raise LoadFailed(
+                f"{name} has a syntax error{at}: {info['message']}",
+                "fix that line (look just before it too: an unclosed bracket or quote shows up on the next line)",
+                info=info,
+            )
+        if info["type"] == "SystemExit":
+            raise LoadFailed(f"{name} called {_exit_call(info)} while loading{at}.", _EXIT_HINT, info=info)
+        if info["type"] == "NotPythonSource":
+            raise LoadFailed(info["message"], "save agent.py as plain Python source (UTF-8), then hand it in again")
+        raise LoadFailed(
+            f"{name} raised {info['type']}{at} while loading: {info['message']}",
+            "code at the top level of agent.py runs on import: check that line",
+            info=info,
+        )
+
+    def _environment(self) -> dict:
+        """The child's environment: none of the caller's variables (API keys stay here), only what Python needs."""
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+        if isinstance(self.model, LabModel):
+            env["SPEC2CODE_MODEL"] = self.model.backend  # which model answers, for code that wants to say so
+        return env
+
+    def stop(self) -> None:
+        """Stop the child (and anything it started) if it is running."""
+        proc, self._proc = self._proc, None
+        for fd in (self._request, self._reply):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._request = self._reply = None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+        if self._output is not None:
+            self._drain_output(0)
+            os.close(self._output)
+            self._output = None
+        self._reader = wire.FrameReader(wire.MAX_MESSAGE)
+        self._pending.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # --- calls -------------------------------------------------------------------------------------------
+
+    def call(self, function: str, *args, time_limit: float = 3.0, **kwargs):
+        """Run `function(*args, **kwargs)` in the child and return its value as plain data.
+
+        A model among the arguments (a ScriptedAsk, a LabModel) becomes the `ask` the function receives. Raises
+        Raised, NotStarted, TimedOut or Crashed (after which the next call starts a fresh child), LoadFailed, or
+        Unsendable (a TypeError) for an argument that is not plain data. A LabError from the lab's own model (no
+        key, a replay miss) stops the call and is raised as it is.
+        """
+        models: list = []
+
+        def model_or_refuse(value, why):
+            if callable(value) and (hasattr(value, "given") or isinstance(value, LabModel)):
+                models.append(value)
+                return {"$ask": len(models) - 1}
+            raise Unsendable(f"a {type(value).__name__} cannot be sent to the child process ({why}): use plain data")
+
+        encoded = {"args": wire.encode(list(args), model_or_refuse), "kwargs": wire.encode(kwargs, model_or_refuse)}
+        self.load()
+        self._next_id += 1
+        request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"]}
+        deadline = time.monotonic() + time_limit
+        try:
+            self._send(request)
+            while True:
+                message = self._receive(deadline)
+                if message.get("id") != self._next_id:
+                    raise Crashed("agent.py wrote to the lab's channel")
+                if "return" in message:
+                    return wire.decode(message["return"], _opaque)
+                if "raised" in message:
+                    info = wire.info(message["raised"])
+                    if info["stub"] and info["type"] == "NotImplementedError" and info["in"] == function:
+                        raise NotStarted(f"{function} still raises NotImplementedError")
+                    raise Raised(function, info)
+                started = time.monotonic()
+                if "ask" in message:
+                    self._send(self._answer_ask(message, models))
+                elif "run" in message:
+                    self._send(self._answer_run(message, models))
+                else:
+                    raise Crashed("agent.py wrote to the lab's channel")
+                deadline += time.monotonic() - started  # time spent here is not the agent's
+        except TimedOut:
+            self.stop()
+            raise TimedOut(f"{function} took more than {time_limit:g} s (did it loop forever?)") from None
+        except (Crashed, LabError, KeyboardInterrupt):
+            self.stop()
+            raise
+        except OSError as exc:  # the child closed its end
+            self.stop()
+            raise Crashed(f"agent.py's process stopped talking ({exc.strerror})") from None
+        finally:
+            if self._output is not None:
+                self._drain_output(0)
+
+    def _answer_ask(self, message: dict, models: list) -> dict:
+        handle, via = message.get("handle"), message.get("via")
+        if via == "given" and isinstance(handle, int) and 0 <= handle < len(models):
+            model = models[handle]
+        elif via == "default" and (self.model is not None or models):
+            model = self.model if self.model is not None else models[0]
+        else:
+            return {"id": self._next_id, "error": "harness.ask is not part of this step: no model to ask here"}
+        prompt = wire.decode(message.get("ask"), _opaque)
+        sample = message.get("sample")
+        sample = sample if isinstance(sample, int) and not isinstance(sample, bool) and sample >= 0 else 0
+        try:
+            if isinstance(model, LabModel):
+                reply = model(prompt, via="given" if via == "given" else "default", sample=sample)
+            else:
+                reply = model(prompt, via="given" if via == "given" else "default")
+        except RuntimeError as exc:
+            return {"id": self._next_id, "error": str(exc)}
+        return {"id": self._next_id, "reply": reply}
+
+    def _answer_run(self, message: dict, models: list) -> dict:
+        args, timeout = message.get("run"), message.get("timeout")
+        if not (isinstance(args, list) and len(args) == 2 and all(isinstance(a, str) for a in args)):
+            return {"id": self._next_id, "error": "harness.run(solution_src, test_src) takes two strings"}
+        if timeout is not None:
+            if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+                return {"id": self._next_id, "error": "harness.run's timeout must be a positive number of seconds"}
+            timeout = min(float(timeout), MAX_RUN_TIMEOUT)
+        scripted = next((m.runs for m in models if getattr(m, "runs", None)), None)
+        try:
+            if scripted is not None:
+                result = scripted(args[0], args[1])
+            else:
+                runs = self.runs or _harness_run
+                result = runs(args[0], args[1], timeout)
+            return {"id": self._next_id, "result": result}
+        except Exception as exc:  # the lab's own sandbox failed: the agent sees an error, the lab keeps going
+            return {"id": self._next_id, "error": f"harness.run failed: {exc}"}
+
+    # --- the pipes ---------------------------------------------------------------------------------------
+
+    def _send(self, message: dict) -> None:
+        view = memoryview(wire.frame(message))
+        while view:
+            view = view[os.write(self._request, view):]
+
+    def _receive(self, deadline: float) -> dict:
+        while not self._pending:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimedOut()
+            watched = [self._reply] + ([self._output] if self._output is not None else [])
+            ready, _, _ = select.select(watched, [], [], remaining)
+            if self._output is not None and self._output in ready:
+                self._drain_output(0)
+            if self._reply in ready:
+                chunk = os.read(self._reply, 1 << 16)
+                if not chunk:
+                    raise Crashed(*_ended(self._proc))
+                try:
+                    self._pending += [m for m in self._reader.feed(chunk)]
+                except ValueError:
+                    raise Crashed(f"agent.py sent more than {wire.MAX_MESSAGE >> 20} MB at once") from None
+                if any(not isinstance(m, dict) for m in self._pending):
+                    raise Crashed("agent.py wrote to the lab's channel")
+        return self._pending.pop(0)
+
+    def _drain_output(self, wait: float) -> None:
+        while self._output is not None:
+            ready, _, _ = select.select([self._output], [], [], wait)
+            if not ready:
+                return
+            chunk = os.read(self._output, 1 << 16)
+            if not chunk:
+                return
+            room = MAX_PRINTED - len(self.printed)
+            if room > 0:
+                self.printed += chunk.decode("utf-8", "replace")[:room]
+
+
+_EXIT_HINT = "remove the exit() or sys.exit() call: agent.py must only define functions"
+_LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
+
+
+def _exit_call(info: dict) -> str:
+    code = info.get("exit")
+    return "exit()" if code is None else f"exit({code!r})"
+
+
+def _opaque(data: dict):
+    return Opaque(str(data.get("$type", "unknown value"))[:100])
+
+
+def _harness_run(solution: str, tests: str, timeout=None) -> dict:
+    import harness
+
+    return harness.run(solution, tests, **({} if timeout is None else {"timeout": timeout}))
+
+
+def _ended(proc) -> tuple[str, int | None]:
+    try:
+        code = proc.wait(timeout=1.0)
+    except subprocess.TimeoutExpired:
+        return "agent.py's process closed the lab's channel", None
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"agent.py's process was killed by {name}", None
+    return f"agent.py's process exited with code {code}", code
