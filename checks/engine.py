@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.settings import agent_path as resolve_agent
 from harness.settings import shown
+from harness.text import clean_data
 
 from .runner import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .scripted import run_tests
@@ -39,12 +40,13 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None) ->
                 results[current.number] = _grade_step(agent, current, statuses, timeout)
                 statuses[current.number] = results[current.number]["status"]
     reported = [results[number] for number in wanted]
-    return {
+    # Messages quote what the agent raised and returned: made safe here, once, for every view of the report.
+    return clean_data({
         "agent": shown(path),
         "steps": reported,
         "passed": sum(r["status"] == PASSED for r in reported),
         "total": len(reported),
-    }
+    })
 
 
 class _StepAgent:

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from checks import grade_command as grade
-from checks import grade_formats
+from checks.grading import NOTE_LENGTH, score
+from checks.report import formats as grade_formats
+from checks.submissions import Submission
 from checks.steps import STEPS
 from harness.settings import PROJECT_ROOT as ROOT
 from harness.settings import REFERENCE_AGENT
@@ -154,7 +156,7 @@ def test_each_failure_gets_a_short_note_that_says_why(reports):
     assert "utf-8" in notes["latin1"]
     assert notes["hangs"].startswith("step 1 (extract_code):") and "took more than 3 s" in notes["hangs"]
     assert notes["holdout_counts_failures"].startswith("step 5 (holdout_check):")
-    assert all(len(note) <= grade.NOTE_LENGTH and "\n" not in note for note in notes.values())
+    assert all(len(note) <= NOTE_LENGTH and "\n" not in note for note in notes.values())
 
 
 def test_a_forging_agent_gains_nothing_and_cannot_touch_the_output(graded_class):
@@ -170,10 +172,10 @@ def test_partial_credit_and_points_per_step(reports):
     step1 = unstripped["steps"][0]["checks"]
     fraction = sum(c["status"] == "passed" for c in step1) / len(step1)
     assert 0 < fraction < 1
-    partial = grade.score(unstripped, grade.Submission("unstripped_bare_reply", None), (2.0,) * N_STEPS, True, 0.0)
+    partial = score(unstripped, Submission("unstripped_bare_reply", None), (2.0,) * N_STEPS, True, 0.0)
     assert partial["steps"][0]["score"] == round(2 * fraction, 4)
     assert partial["steps"][4]["score"] == 2 and partial["max_score"] == 10
-    whole = grade.score(unstripped, grade.Submission("unstripped_bare_reply", None), (1, 1, 1, 1, 6), False, 0.0)
+    whole = score(unstripped, Submission("unstripped_bare_reply", None), (1, 1, 1, 1, 6), False, 0.0)
     assert whole["score"] == 6 and whole["max_score"] == 10
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import html
 import sys
 from pathlib import Path
 
+from checks.report import COLOURS, GLYPHS
+from checks.report.notebook import step_html, step_text
 from harness import settings
 
-from .displays import COLOURS, MARKS, TEXT_MARKS, Message, Table, code_spans, cut
+from .displays import Message, Table
 
 
 def check_step(step: int, agent_path=None) -> "Report":
@@ -37,7 +38,7 @@ def progress(agent_path=None) -> "Table | Message":
     except Exception as exc:
         return Message(f"The steps could not be checked: {_describe(exc)}", colour=COLOURS["failed"])
     rows = [
-        [f"{MARKS.get(s['status'], '?')} step {s['step']}", s["name"], s["status"], _next_word(s)]
+        [f"{GLYPHS.get(s['status'], '?')} step {s['step']}", s["name"], s["status"], _next_word(s)]
         for s in graded["steps"]
     ]
     caption = f"{settings.shown(path)}: {graded['passed']} of {graded['total']} steps pass"
@@ -93,77 +94,8 @@ class Report:
     def passed(self) -> bool:
         return self.status == "passed"
 
-    def _title(self) -> str:
-        name, title = self.result.get("name", ""), self.result.get("title", "")
-        return f"Step {self.step} · {name}" + (f" ({title})" if title else "")
-
-    def _headline(self) -> str:
-        done = sum(c["status"] == "passed" for c in self.checks)
-        where = settings.shown(self.path)
-        if self.status == "passed":
-            return f"passed: all {len(self.checks)} checks pass. On to the next step!"
-        if self.status == "failed":
-            return f"failed: {done} of {len(self.checks)} checks pass. Fix {where}, save it, and run this cell again."
-        if self.status == "not started":
-            name = self.result.get("name") or "the function"
-            return f"not started: `{name}` in {where} still raises NotImplementedError. Write it, save, run this again."
-        if self.status == "blocked":
-            why = next((c.get("message") for c in self.checks if c.get("message")), "")
-            return f"blocked: {why or 'an earlier step must pass first.'}"
-        return f"could not be checked: {self.result.get('error', 'unknown problem')}"
-
-    def _shown_checks(self) -> list[dict]:
-        """The checks worth listing: all of them, unless the step is not started or blocked (then they wait)."""
-        return [] if self.status in ("not started", "blocked") else self.checks
-
     def __repr__(self) -> str:
-        lines = [f"{self._title()}: {self._headline()}"]
-        for check in self._shown_checks():
-            lines.append(f"  {TEXT_MARKS.get(check['status'], ':|')} {check['description']}")
-            if check["status"] == "failed":
-                lines += [f"      {line}" for line in cut(check.get("message") or "").splitlines()]
-                if check.get("hint"):
-                    lines.append(f"      hint: {check['hint']}")
-        if self.status in ("not started", "blocked") and self.checks:
-            lines.append("  What the check looks for:")
-            lines += [f"    - {c['description']}" for c in self.checks]
-        if self.note:
-            lines.append(f"  Note: {self.note}")
-        return "\n".join(lines)
+        return step_text(self.result, settings.shown(self.path), self.note)
 
     def _repr_html_(self) -> str:
-        colour = COLOURS.get(self.status, "#cf222e")
-        mark = MARKS.get(self.status, "✘")
-        esc = html.escape
-        parts = [
-            f'<div class="spec2code-check" data-step="{self.step}" data-status="{esc(self.status)}" '
-            f'style="border-left: 6px solid {colour}; padding: 6px 12px; margin: 4px 0; font-family: sans-serif">',
-            f'<div style="font-weight: bold; color: {colour}">{mark} {esc(self._title())}: '
-            f"{code_spans(self._headline())}</div>",
-        ]
-        shown = self._shown_checks()
-        if shown:
-            parts.append('<ul style="list-style: none; padding-left: 0.5em; margin: 6px 0">')
-            for check in shown:
-                c = COLOURS.get(check["status"], "#6e7781")
-                parts.append(
-                    f'<li style="margin: 3px 0"><span style="color: {c}">{MARKS.get(check["status"], "○")}</span> '
-                    f"{esc(check['description'])}"
-                )
-                if check["status"] == "failed":
-                    if check.get("message"):
-                        parts.append(
-                            '<pre style="margin: 4px 0 2px 1.5em; padding: 4px 8px; background: #f6f8fa; '
-                            f'white-space: pre-wrap">{esc(cut(check["message"]))}</pre>'
-                        )
-                    if check.get("hint"):
-                        parts.append(f'<div style="margin-left: 1.5em"><b>Hint:</b> <i>{esc(check["hint"])}</i></div>')
-                parts.append("</li>")
-            parts.append("</ul>")
-        elif self.checks:
-            items = "".join(f"<li>{esc(c['description'])}</li>" for c in self.checks)
-            parts.append(f"<details><summary>What the check looks for</summary><ul>{items}</ul></details>")
-        if self.note:
-            parts.append(f'<div style="color: #9a6700; margin-top: 6px"><b>Note:</b> {code_spans(self.note)}</div>')
-        parts.append("</div>")
-        return "".join(parts)
+        return step_html(self.result, settings.shown(self.path), self.note)

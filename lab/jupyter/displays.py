@@ -1,25 +1,13 @@
-"""What the notebook helpers show: Table, Chart and Message, and the colours, marks and text cutting they share."""
+"""What the notebook helpers show besides a verdict: Table, Chart and Message."""
 
 from __future__ import annotations
 
 import html
 
-CUT = 1500  # characters of a long value shown before it is cut short
+from checks.report import COLOURS
+from checks.report.notebook import code_spans
 
-COLOURS = {"passed": "#1a7f37", "failed": "#cf222e", "not started": "#6e7781", "blocked": "#9a6700"}
-MARKS = {"passed": "✔", "failed": "✘", "not started": "○", "blocked": "⊘"}  # glyphs every common font has
-TEXT_MARKS = {"passed": ":)", "failed": ":(", "not started": ":|", "blocked": ":|"}
-
-
-def cut(text: str, limit: int = CUT) -> str:
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + f"\n... ({len(text) - limit} more characters)"
-
-
-def code_spans(text: str) -> str:
-    """Escape text for HTML, turning `backticked` words into <code>."""
-    pieces = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+__all__ = ["Chart", "Message", "Table", "code_spans"]
 
 
 class Table:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import html
 import pprint
 
+from checks.report import COLOURS
+from checks.report.notebook import code_spans
 from checks.runner import Agent, Crashed, LabModel, LoadFailed, NotStarted, Raised, TimedOut, Unsendable
 from checks.steps import BY_FUNCTION, try_time_limit
 from harness import settings
 from harness.errors import LabError
+from harness.text import cut
 
-from .displays import COLOURS, code_spans, cut
+SHOWN = 1500  # characters of a value, a prompt or what was printed shown before it is cut short
 
 
 def try_function(function: str, *args, agent_path=None, timeout: float | None = None, model=None, **kwargs):
@@ -116,9 +119,9 @@ class Tried:
             lines += [f"--- ask #{i}: the prompt ---", cut(prompt, 800)]
             lines += [f"--- ask #{i}: the reply ---", cut(reply, 800)]
         if self.printed.strip():
-            lines += ["--- printed ---", cut(self.printed.rstrip())]
+            lines += ["--- printed ---", cut(self.printed.rstrip(), SHOWN)]
         if self.ok:
-            lines += [f"{self.function} returned:", cut(self._value_text())]
+            lines += [f"{self.function} returned:", cut(self._value_text(), SHOWN)]
         else:
             lines.append(self.problem)
         return "\n".join(lines)
@@ -134,10 +137,10 @@ class Tried:
                 f"<div>Reply:</div><pre {pre}>{esc(cut(reply, 3000))}</pre></details>"
             )
         if self.printed.strip():
-            parts.append(f"<div>Printed:</div><pre {pre}>{esc(cut(self.printed.rstrip()))}</pre>")
+            parts.append(f"<div>Printed:</div><pre {pre}>{esc(cut(self.printed.rstrip(), SHOWN))}</pre>")
         if self.ok:
             parts.append(f"<div><code>{esc(self.function)}</code> returned:</div>")
-            parts.append(f"<pre {pre}>{esc(cut(self._value_text()))}</pre>")
+            parts.append(f"<pre {pre}>{esc(cut(self._value_text(), SHOWN))}</pre>")
         else:
             colour = COLOURS["not started"] if "not started" in self.problem else COLOURS["failed"]
             parts.append(

@@ -8,15 +8,11 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-from .engine import FAILED, PASSED
-from .steps import STEPS
+from harness.text import one_line
 
-FORMATS = ("csv", "json", "junit", "gradescope")
-
-
-def render(graded: list[dict], format: str) -> str:
-    """The scored reports as text in `format`: csv, json, junit or gradescope."""
-    return {"csv": to_csv, "json": to_json, "junit": to_junit, "gradescope": to_gradescope}[format](graded)
+from ..engine import FAILED, PASSED
+from ..steps import STEPS
+from .marks import MARKS
 
 
 def to_csv(graded: list[dict]) -> str:
@@ -35,7 +31,8 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def to_json(graded: list[dict]) -> str:
+def to_json(graded) -> str:
+    """Any report, or list of reports, as indented JSON."""
     return json.dumps(graded, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -64,7 +61,7 @@ def to_junit(graded: list[dict]) -> str:
                                  classname=text(f"{one['submission']}.step{result['step']}_{result['name']}"))
             if check["status"] == FAILED:
                 detail = check["message"] + (f"\nhint: {check['hint']}" if check["hint"] else "")
-                ET.SubElement(case, "failure", message=text(cut_short(check["message"], 500))).text = text(detail)
+                ET.SubElement(case, "failure", message=text(one_line(check["message"], 500))).text = text(detail)
             elif check["status"] != PASSED:
                 ET.SubElement(case, "skipped", message=text(check["message"] or check["status"]))
         for key in totals:
@@ -77,9 +74,6 @@ def to_junit(graded: list[dict]) -> str:
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-_MARKS = {PASSED: ":)", FAILED: ":("}
-
-
 def to_gradescope(graded: list[dict]) -> str:
     """Gradescope's results.json for one submission: one test per step, its checks' verdicts as the output."""
     (one,) = graded
@@ -88,7 +82,7 @@ def to_gradescope(graded: list[dict]) -> str:
         waiting = result["status"] not in (PASSED, FAILED)  # not started or blocked: one reason for all checks
         lines = [result["checks"][0]["message"]] if waiting and result["checks"] else []
         for check in result["checks"]:
-            lines.append(f"{_MARKS.get(check['status'], ':|')} {check['description']}")
+            lines.append(f"{MARKS.get(check['status'], ':|')} {check['description']}")
             if not waiting and check["status"] != PASSED and check["message"]:
                 lines += [f"    {line}" for line in check["message"].splitlines()]
             if check["status"] == FAILED and check["hint"]:
@@ -116,26 +110,3 @@ def to_gradescope(graded: list[dict]) -> str:
         "tests": tests,
     }
     return json.dumps(results, indent=2, ensure_ascii=False) + "\n"
-
-
-# --- making text safe to write -----------------------------------------------------------------------------
-
-
-def cut_short(text: str, limit: int) -> str:
-    """`text` on one line (whitespace runs become one space), at most `limit` characters: a cut ends in '…'."""
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-_SURROGATES = re.compile(r"[\ud800-\udfff]")
-
-
-def utf8_safe(value):
-    """The report with every string safe to write as UTF-8 (a submission's messages may hold lone surrogates)."""
-    if isinstance(value, str):
-        return _SURROGATES.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [utf8_safe(v) for v in value]
-    if isinstance(value, dict):
-        return {k: utf8_safe(v) for k, v in value.items()}
-    return value

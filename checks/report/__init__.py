@@ -1,0 +1,23 @@
+"""The one report renderer: every view of a verdict (the terminal, a notebook, CSV, JSON, JUnit XML, Gradescope)
+is made here from the engine's report, with one set of marks and colours.
+
+The engine makes every string in a report safe once, where it enters (harness.text.clean_data); nothing here
+needs to worry about terminal escapes, lone surrogates or characters XML cannot hold.
+"""
+
+from __future__ import annotations
+
+from .marks import ANSI, COLOURS, GLYPHS, MARKS
+
+FORMATS = ("csv", "json", "junit", "gradescope")  # what `spec2code grade --format` writes
+
+
+def render(graded: list[dict], format: str) -> str:
+    """Scored reports (one per submission) as text in `format`: csv, json, junit or gradescope."""
+    from . import formats
+
+    return {"csv": formats.to_csv, "json": formats.to_json, "junit": formats.to_junit,
+            "gradescope": formats.to_gradescope}[format](graded)
+
+
+__all__ = ["ANSI", "COLOURS", "FORMATS", "GLYPHS", "MARKS", "render"]

@@ -1,0 +1,96 @@
+"""One step's verdict as a notebook shows it: HTML with a glyph per check, and the same as plain text."""
+
+from __future__ import annotations
+
+import html
+
+from harness.text import cut
+
+from .marks import COLOURS, GLYPHS, MARKS
+
+SHOWN = 1500  # characters of a check's message shown before it is cut short
+
+
+def code_spans(text: str) -> str:
+    """Escape text for HTML, turning `backticked` words into <code>."""
+    pieces = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+
+
+def title(result: dict) -> str:
+    name, words = result.get("name", ""), result.get("title", "")
+    return f"Step {result['step']} · {name}" + (f" ({words})" if words else "")
+
+
+def headline(result: dict, where: str) -> str:
+    """The one sentence that says where the step stands and what to do next."""
+    status, checks = result["status"], result.get("checks", [])
+    done = sum(c["status"] == "passed" for c in checks)
+    if status == "passed":
+        return f"passed: all {len(checks)} checks pass. On to the next step!"
+    if status == "failed":
+        return f"failed: {done} of {len(checks)} checks pass. Fix {where}, save it, and run this cell again."
+    if status == "not started":
+        name = result.get("name") or "the function"
+        return f"not started: `{name}` in {where} still raises NotImplementedError. Write it, save, run this again."
+    if status == "blocked":
+        why = next((c.get("message") for c in checks if c.get("message")), "")
+        return f"blocked: {why or 'an earlier step must pass first.'}"
+    return f"could not be checked: {result.get('error', 'unknown problem')}"
+
+
+def _listed(result: dict) -> list[dict]:
+    """The checks worth listing: all of them, unless the step is not started or blocked (then they wait)."""
+    return [] if result["status"] in ("not started", "blocked") else result.get("checks", [])
+
+
+def step_text(result: dict, where: str, note: str = "") -> str:
+    checks = result.get("checks", [])
+    lines = [f"{title(result)}: {headline(result, where)}"]
+    for check in _listed(result):
+        lines.append(f"  {MARKS.get(check['status'], ':|')} {check['description']}")
+        if check["status"] == "failed":
+            lines += [f"      {line}" for line in cut(check.get("message") or "", SHOWN).splitlines()]
+            if check.get("hint"):
+                lines.append(f"      hint: {check['hint']}")
+    if result["status"] in ("not started", "blocked") and checks:
+        lines.append("  What the check looks for:")
+        lines += [f"    - {c['description']}" for c in checks]
+    if note:
+        lines.append(f"  Note: {note}")
+    return "\n".join(lines)
+
+
+def step_html(result: dict, where: str, note: str = "") -> str:
+    status, checks, esc = result["status"], result.get("checks", []), html.escape
+    colour = COLOURS.get(status, COLOURS["failed"])
+    parts = [
+        f'<div class="spec2code-check" data-step="{result["step"]}" data-status="{esc(status)}" '
+        f'style="border-left: 6px solid {colour}; padding: 6px 12px; margin: 4px 0; font-family: sans-serif">',
+        f'<div style="font-weight: bold; color: {colour}">{GLYPHS.get(status, GLYPHS["failed"])} '
+        f"{esc(title(result))}: {code_spans(headline(result, where))}</div>",
+    ]
+    listed = _listed(result)
+    if listed:
+        parts.append('<ul style="list-style: none; padding-left: 0.5em; margin: 6px 0">')
+        for check in listed:
+            mark = f'<span style="color: {COLOURS.get(check["status"], COLOURS["not started"])}">' \
+                   f'{GLYPHS.get(check["status"], GLYPHS["not started"])}</span>'
+            parts.append(f'<li style="margin: 3px 0">{mark} {esc(check["description"])}')
+            if check["status"] == "failed":
+                if check.get("message"):
+                    parts.append(
+                        '<pre style="margin: 4px 0 2px 1.5em; padding: 4px 8px; background: #f6f8fa; '
+                        f'white-space: pre-wrap">{esc(cut(check["message"], SHOWN))}</pre>'
+                    )
+                if check.get("hint"):
+                    parts.append(f'<div style="margin-left: 1.5em"><b>Hint:</b> <i>{esc(check["hint"])}</i></div>')
+            parts.append("</li>")
+        parts.append("</ul>")
+    elif checks:
+        items = "".join(f"<li>{esc(c['description'])}</li>" for c in checks)
+        parts.append(f"<details><summary>What the check looks for</summary><ul>{items}</ul></details>")
+    if note:
+        parts.append(f'<div style="color: {COLOURS["blocked"]}; margin-top: 6px"><b>Note:</b> {code_spans(note)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
