@@ -29,7 +29,7 @@ def one_line(text, limit: int) -> str:
 
 def clean(text) -> str:
     """`text` safe to print, write as UTF-8 or put in XML: control characters and lone surrogates become visible
-    escapes (`\\x1b`, `\\ud800`); a carriage return becomes `\\r`, so nothing can rewrite a line already shown."""
+    escapes (`\\x1b`, `\\ud800`); a carriage return becomes `\\x0d`, so nothing can rewrite a line already shown."""
     return _UNSAFE.sub(_escape, str(text))
 
 

@@ -12,8 +12,8 @@ import pytest
 from nbclient import NotebookClient
 
 import harness
-import lab.commands
 import harness.settings
+import lab.commands
 from checks import STEPS
 from lab import jupyter as display
 from lab.jupyter import launcher as launch

@@ -115,3 +115,29 @@ def test_isolation_takes_auto_or_process(monkeypatch):
     monkeypatch.setenv("SPEC2CODE_ISOLATION", "none")
     with pytest.raises(SettingsError, match="SPEC2CODE_ISOLATION"):
         settings.get("SPEC2CODE_ISOLATION")
+
+
+# --- which agent.py, and how it is shown ------------------------------------------------------------------------
+
+
+def test_the_agent_defaults_to_the_learners_file():
+    assert settings.agent_path(environ={}) == settings.PROJECT_ROOT / "lab" / "agent.py"
+
+
+def test_a_relative_agent_setting_is_taken_from_the_project_folder_whatever_the_current_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    environ = {"SPEC2CODE_AGENT": "solutions/agent.py"}
+    assert settings.agent_path(environ=environ) == settings.REFERENCE_AGENT
+    monkeypatch.chdir(settings.PROJECT_ROOT / "notebooks")  # where a notebook's kernel runs
+    assert settings.agent_path(environ=environ) == settings.REFERENCE_AGENT
+
+
+def test_a_path_given_on_the_command_line_is_taken_from_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert settings.agent_path("mine.py", environ={"SPEC2CODE_AGENT": "solutions/agent.py"}) == tmp_path / "mine.py"
+    assert settings.agent_path(environ={"SPEC2CODE_AGENT": str(tmp_path / "a.py")}) == tmp_path / "a.py"
+
+
+def test_paths_are_shown_from_the_project_folder_when_they_are_in_it(tmp_path):
+    assert settings.shown(settings.LAB_AGENT) == "lab/agent.py"
+    assert settings.shown(tmp_path / "agent.py") == str(tmp_path / "agent.py")

@@ -1,47 +1,12 @@
-"""The learner's side: lab/agent.py is the release view of the reference, and lab/try_it.py shows each step."""
+"""`python lab/try_it.py`: each step run on small examples, stopping at the first not started."""
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from checks.steps import STEPS
 from lab.commands.stubs import render
-
-ROOT = Path(__file__).resolve().parent.parent
-LAB_AGENT = ROOT / "lab" / "agent.py"
-REFERENCE = ROOT / "solutions" / "agent.py"
-
-
-def contract(source: str) -> list:
-    """Each public function as (name, parameters with defaults, docstring), in order."""
-    found = []
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
-            found.append((node.name, ast.dump(node.args), ast.get_docstring(node, clean=False)))
-    return found
-
-
-def test_the_stubs_have_the_references_functions_signatures_and_docstrings():
-    reference = contract(REFERENCE.read_text())
-    assert [name for name, _, _ in reference] == [step.function for step in STEPS]
-    assert contract(LAB_AGENT.read_text()) == reference
-    assert contract(render()) == reference
-
-
-def test_the_committed_stubs_are_what_reset_restores():
-    assert LAB_AGENT.read_text() == render()
-
-
-def test_each_stub_raises_not_implemented_naming_its_step():
-    namespace = {}
-    exec(compile(render(), "agent.py", "exec"), namespace)
-    arguments = {"extract_code": ("x",), "write_tests": ("spec",), "write_solution": ("spec",), "solve": ("spec",)}
-    for step in STEPS:
-        with pytest.raises(NotImplementedError, match=rf"^step {step.number} \({step.function}\) is not started yet"):
-            namespace[step.function](*arguments.get(step.function, ("code",)))
+from tests.paths import REFERENCE_AGENT as REFERENCE
+from tests.paths import ROOT
 
 
 def try_it(agent: Path) -> subprocess.CompletedProcess:

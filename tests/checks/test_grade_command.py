@@ -13,8 +13,8 @@ import pytest
 from checks import grade_command as grade
 from checks.grading import NOTE_LENGTH, score
 from checks.report import formats as grade_formats
-from checks.submissions import Submission
 from checks.steps import STEPS
+from checks.submissions import Submission
 from harness.settings import PROJECT_ROOT as ROOT
 from harness.settings import REFERENCE_AGENT
 

@@ -11,20 +11,15 @@ import pytest
 
 import checks
 from lab.commands.stubs import render
-
-ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "solutions" / "agent.py"
-AGENTS = Path(__file__).parent / "agents"
+from tests.helpers import write_agent
+from tests.paths import AGENTS, ROOT
+from tests.paths import REFERENCE_AGENT as REFERENCE
 
 
 def statuses(report: dict) -> dict:
     return {s["step"]: s["status"] for s in report["steps"]}
 
 
-def write_agent(tmp_path: Path, source: str, name: str = "agent.py") -> Path:
-    path = tmp_path / name
-    path.write_text(source)
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -1,20 +1,15 @@
-"""`spec2code check`, `reset` and `compare`: what a person sees, and the exit status a script sees."""
+"""`spec2code check`: what a person sees, and the exit status a script sees."""
 
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from checks import check_command as command
-from lab.commands import compare, reset
 from lab.commands.stubs import render
-from lab import commands as cli
-
-ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "solutions" / "agent.py"
-AGENTS = Path(__file__).parent / "agents"
+from tests.paths import AGENTS, ROOT
+from tests.paths import REFERENCE_AGENT as REFERENCE
 
 
 def check(capsys, *argv):
@@ -104,52 +99,3 @@ def test_the_agent_variable_selects_the_agent(monkeypatch, capsys, tmp_path):
     assert "elsewhere.py" in out.splitlines()[0] and "not started" in out
 
 
-def test_the_cli_dispatches_check_reset_and_compare():
-    assert {name: cli.COMMANDS[name][0] for name in ("check", "reset", "compare")} == {
-        "check": "checks.check_command",
-        "reset": "lab.commands.reset",
-        "compare": "lab.commands.compare",
-    }
-
-
-def test_reset_saves_the_work_then_restores_the_stubs(capsys, tmp_path):
-    path = tmp_path / "agent.py"
-    work = REFERENCE.read_text()
-    path.write_text(work)
-    assert reset.main(["--agent", str(path)]) == 0
-    out = capsys.readouterr().out
-    saved = list((tmp_path / "saved").glob("agent-*.py"))
-    assert len(saved) == 1 and saved[0].read_text() == work
-    assert path.read_text() == render()
-    assert "Saved your" in out and "Restored the stubs" in out
-    assert reset.main(["--agent", str(path)]) == 0
-    assert "already the stubs" in capsys.readouterr().out
-    assert len(list((tmp_path / "saved").glob("*.py"))) == 1
-
-
-def test_two_resets_in_one_second_keep_both_copies(tmp_path):
-    path = tmp_path / "agent.py"
-    copies = []
-    for text in ("one = 1\n", "two = 2\n"):
-        path.write_text(text)
-        copies.append(reset.save_aside(path))
-    assert [c.read_text() for c in copies] == ["one = 1\n", "two = 2\n"]
-
-
-def test_compare_warns_first_then_shows_yours_and_the_reference(capsys, tmp_path):
-    path = tmp_path / "agent.py"
-    path.write_text(render())
-    assert compare.main(["4", "--agent", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("This shows the reference solution. Try first!")
-    yours, reference = out.split("--- reference")
-    assert "--- yours" in yours and "still the stub" in yours
-    assert "def solve(" in reference and "def _describe_failure(" in reference
-    assert "Step 1" not in out
-
-
-def test_compare_copes_with_a_file_that_does_not_parse(capsys, tmp_path):
-    path = tmp_path / "agent.py"
-    path.write_text("def extract_code(:\n")
-    assert compare.main(["1", "--agent", str(path)]) == 0
-    assert "syntax error on line 1" in capsys.readouterr().out

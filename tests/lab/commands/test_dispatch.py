@@ -28,3 +28,11 @@ def test_every_command_module_has_a_main():
 
     for module, _ in cli.COMMANDS.values():
         assert callable(importlib.import_module(module).main), module
+
+
+def test_the_cli_dispatches_check_reset_and_compare():
+    assert {name: cli.COMMANDS[name][0] for name in ("check", "reset", "compare")} == {
+        "check": "checks.check_command",
+        "reset": "lab.commands.reset",
+        "compare": "lab.commands.compare",
+    }

@@ -20,8 +20,8 @@ import nbformat
 import pytest
 
 from lab.jupyter import launcher as launch
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 120  # seconds for the launcher to print its URL on a slow, busy machine
 URL = re.compile(r"(http://127\.0\.0\.1:(\d+)/lab/tree/notebooks/00_start\.ipynb\?token=(\w+))")
 

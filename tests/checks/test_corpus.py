@@ -8,8 +8,8 @@ import pytest
 
 import checks
 from checks.steps import BY_NUMBER, STEPS
+from tests.paths import AGENTS
 
-AGENTS = Path(__file__).parent / "agents"
 WRONG = sorted((AGENTS / "wrong").glob("*.py"))
 CORRECT = sorted((AGENTS / "correct").glob("*.py"))
 FORGING = sorted((AGENTS / "forging").glob("*.py"))

@@ -1,0 +1,63 @@
+"""The try cell: a learner's function called in the lab's walled child, with what it returned, printed and asked."""
+
+
+
+from lab.jupyter import (
+    try_function,
+)
+from tests.helpers import write_agent
+
+
+def test_a_stub_is_not_started(agent):
+    tried = try_function("extract_code", "x", agent_path=agent)
+    assert not tried.ok
+    assert tried.problem.startswith("Step 1 (`extract_code`) is not started yet")
+    assert 'data-ok="false"' in tried._repr_html_()
+
+
+def test_a_function_that_calls_a_stub_names_the_stub(agent):
+    tried = try_function("write_solution", "spec", agent_path=agent)
+    assert tried.problem.startswith("`write_solution` calls step 1 (`extract_code`), which is not started yet")
+
+
+def test_a_hang_is_stopped_with_a_message(agent):
+    tried = try_function("solve", "spec", agent_path=agent, timeout=1)
+    assert "did not finish within 1 s, so it was stopped" in tried.problem
+
+
+def test_an_exception_names_the_line_of_the_learners_file(agent):
+    tried = try_function("holdout_check", "abc", agent_path=agent)
+    assert tried.problem.startswith("`holdout_check` raised KeyError: 'b'")
+    assert "line 23 of" in tried.problem and "`return {\"a\": 1}[\"b\"]`" in tried.problem
+    assert tried.printed == "checking 3\n"
+
+
+def test_the_calls_to_the_model_are_recorded_and_the_value_returned(agent):
+    tried = try_function("write_tests", "is_leap_year(year) SPEC", agent_path=agent)
+    assert tried.ok and "def test_" in tried.value
+    [(prompt, reply)] = tried.asks
+    assert prompt.endswith("is_leap_year(year) SPEC") and reply == tried.value
+    assert "write_tests returned:" in repr(tried) and "--- ask #1: the prompt ---" in repr(tried)
+
+
+def test_the_model_can_be_chosen_for_one_call(tmp_path):
+    path = write_agent(tmp_path, "import os\n\ndef which():\n    return os.environ.get('SPEC2CODE_MODEL')\n")
+    assert try_function("which", agent_path=path, model="gaming").value == "gaming"
+
+
+def test_a_syntax_error_is_shown_with_its_line(tmp_path):
+    path = write_agent(tmp_path, "def extract_code(reply):\n    return reply\n\ndef write_tests(spec:\n    pass\n")
+    tried = try_function("extract_code", "x", agent_path=path)
+    assert "has a syntax error on line 4" in tried.problem and "def write_tests(spec:" in tried.problem
+
+
+def test_a_missing_function_and_an_exit_at_import_are_messages(tmp_path):
+    path = write_agent(tmp_path, "def extract_code(reply):\n    return reply\n")
+    assert "has no function `solve`" in try_function("solve", "x", agent_path=path).problem
+    path = write_agent(tmp_path, "import os\nos._exit(3)\n", name="exits.py")
+    assert "stopped without a result (exit code 3)" in try_function("solve", agent_path=path).problem
+
+
+def test_arguments_that_cannot_cross_to_the_child_are_a_message(agent):
+    tried = try_function("extract_code", lambda: 1, agent_path=agent)
+    assert "cannot be sent to the child process" in tried.problem
