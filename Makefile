@@ -6,13 +6,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test bench clean
+.PHONY: lab test test-fast bench clean
 
 lab: $(STAMP)
 	$(BIN)/spec2code lab
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)  # everything but the tests marked slow: the inner loop, under a minute
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_speed.py --check

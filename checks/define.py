@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from harness import text
+
 from .scripts import reply_with, trim
 
 MAX_SHOWN = 200  # characters of a value shown in a message before it is cut short
@@ -54,10 +56,7 @@ def checks_in(module) -> list[Check]:
 
 def cut(value, limit: int = MAX_SHOWN) -> str:
     """`repr(value)`, cut short to about `limit` characters."""
-    text = repr(value)
-    if len(text) <= limit:
-        return text
-    return f"{text[: limit - 1]}… ({len(text)} characters in all)"
+    return text.cut(repr(value), limit)
 
 
 def fail(expected: str, got, hint: str = "") -> None:

@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.name} could not be loaded: {exc}")
             print(f"Hint: {exc.hint}.")
             return 1
+        print(f"Agent: {settings.shown(path)}   Model: {model.backend}")
         tried = Tried(agent, model)
         state = {}
         for number, title, show in STEPS:

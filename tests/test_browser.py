@@ -27,10 +27,13 @@ ALL_CELLS_RAN = """() => {
 }"""
 WAIT_MS = 180_000  # JupyterLab and the kernel can be slow to start on a busy machine
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).is_file(),
-    reason="chromium is not installed: install it with `apt-get install chromium` (Debian/Ubuntu) to run this test",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).is_file(),
+        reason="chromium is not installed: install it with `apt-get install chromium` (Debian/Ubuntu) to run this test",
+    ),
+]
 
 
 @pytest.fixture(scope="module")

@@ -222,6 +222,7 @@ def executed_with_reference(lab_kernel, request):
 TIMING = pytest.StashKey[str]()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXPECTED)
 def test_with_the_stubs_every_cell_runs_and_every_step_is_not_started(executed_with_stubs, name):
     nb = executed_with_stubs[name]
@@ -236,6 +237,7 @@ def test_with_the_stubs_every_cell_runs_and_every_step_is_not_started(executed_w
         assert "0 of 5 steps pass" in outputs(cell) and outputs(cell).count("not started") == 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXPECTED)
 def test_with_the_reference_every_check_passes(executed_with_reference, name):
     nb = executed_with_reference[name]
@@ -251,6 +253,7 @@ def test_with_the_reference_every_check_passes(executed_with_reference, name):
         assert "5 of 5 steps pass" in outputs(cell)
 
 
+@pytest.mark.slow
 def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
     """The demos run the lab's own agent, so they work before the learner has written anything."""
     start, step1, step3, step4, step5 = (executed_with_stubs[n] for n in ("00_start", *EXPECTED[1:2], *EXPECTED[3:]))
@@ -268,6 +271,7 @@ def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
     assert any("image/png" in out.get("data", {}) for out in bars.outputs)
 
 
+@pytest.mark.slow
 def test_a_syntax_error_in_the_agent_is_a_message_with_its_line_in_every_cell(lab_kernel, tmp_path):
     agent = tmp_path / "agent.py"
     agent.write_text("import harness\n\n\ndef extract_code(reply):\n    return reply.strip(\n", encoding="utf-8")
@@ -279,11 +283,13 @@ def test_a_syntax_error_in_the_agent_is_a_message_with_its_line_in_every_cell(la
         assert "has a syntax error on line 5" in outputs(cell), outputs(cell)
 
 
+@pytest.mark.slow
 def test_notebook_timing_is_reported(executed_with_reference, request, capsys):
     with capsys.disabled():
         print(f"\n{request.config.stash[TIMING]}")
 
 
+@pytest.mark.slow
 def test_the_lab_kernel_shows_the_labs_own_errors_as_messages_not_tracebacks(lab_kernel):
     from nbformat.v4 import new_code_cell, new_notebook
 

@@ -9,87 +9,22 @@ as an argument (the checks' ScriptedAsk) answers, or, for a try, the lab's own m
 
 from __future__ import annotations
 
-import os
-import select
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from harness.errors import LabError, NotPythonSource
 from harness.files import read_source
-from harness.settings import PROJECT_ROOT
 
 from . import wire
+from .lab_model import LabModel
+from .link import ChildLink
+from .outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .wire import Opaque, Unsendable
 
-HERE = Path(__file__).resolve().parent
+__all__ = ["Agent", "AgentError", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut", "Unsendable"]
+
 LOAD_LIMIT = 10.0  # seconds agent.py may take to import
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
-MAX_PRINTED = 20_000  # characters of what a tried function printed that are kept
-
-
-class AgentError(Exception):
-    """The learner's function did not return a value: it raised, hung, or its process ended."""
-
-
-class Raised(AgentError):
-    """The function raised an exception; `.info` describes it (wire.describe: type, message, line, source, in)."""
-
-    def __init__(self, function: str, info: dict):
-        self.function, self.info = function, info
-        where = f" (agent.py line {info['line']})" if info.get("line") else ""
-        inner = f" in {info['in']}" if info.get("in") and info["in"] != function else ""
-        super().__init__(f"{function} raised {info['type']}{inner}: {info['message']}{where}".strip())
-
-
-class NotStarted(AgentError):
-    """The function is still the stub: it raised NotImplementedError itself."""
-
-
-class TimedOut(AgentError):
-    """The function took longer than its time limit; its process was stopped."""
-
-
-class Crashed(AgentError):
-    """The child process ended or broke the protocol while the function ran; `.exit_code` when it exited."""
-
-    def __init__(self, message: str, exit_code: int | None = None):
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-class LoadFailed(AgentError):
-    """agent.py could not be loaded: a syntax error, an exception or an exit at import, a missing file.
-
-    `.info` describes the exception when agent.py raised one (wire.describe), `.exit_code` when its process ended.
-    """
-
-    def __init__(self, message: str, hint: str, *, info: dict | None = None, exit_code: int | None = None):
-        super().__init__(message)
-        self.hint, self.info, self.exit_code = hint, info or {}, exit_code
-
-
-class LabModel:
-    """The lab's model (offline, gaming or live) answering an agent's asks for a try, with the talk recorded."""
-
-    runs = None  # a try runs the agent's tests in the sandbox
-
-    def __init__(self, backend: str | None = None):
-        from harness import settings
-
-        self.backend = backend or settings.get("SPEC2CODE_MODEL")
-        self.transcript: list[tuple[str, str]] = []  # (prompt, reply) in order
-
-    def __call__(self, prompt, via: str = "given", sample: int = 0) -> str:
-        from harness.model import answer
-
-        if not isinstance(prompt, str):
-            raise RuntimeError(f"ask() takes the prompt as a str, not {type(prompt).__name__}: build one string first.")
-        reply = answer(prompt, backend=self.backend, sample=sample)
-        self.transcript.append((prompt, reply))
-        return reply
 
 
 class Agent:
@@ -107,11 +42,8 @@ class Agent:
         self.functions: list[str] = []
         self.source: str | None = None
         self.printed = ""
-        self._proc = None
-        self._request = self._reply = self._output = None
+        self._link: ChildLink | None = None
         self._next_id = 0
-        self._reader = wire.FrameReader(wire.MAX_MESSAGE)
-        self._pending: list = []
         self._load_error: LoadFailed | None = None
 
     # --- life of the child -------------------------------------------------------------------------------
@@ -120,7 +52,7 @@ class Agent:
         """Start the child and load agent.py in it; raise LoadFailed if it cannot be loaded."""
         if self._load_error is not None:
             raise self._load_error
-        if self._proc is not None:
+        if self._link is not None:
             return
         try:
             self._start()
@@ -138,30 +70,9 @@ class Agent:
             raise LoadFailed(str(exc), "save agent.py as plain Python source (UTF-8), then hand it in again") from None
         except OSError as exc:
             raise LoadFailed(f"{name} cannot be read: {exc.strerror or exc}.", "check the file's permissions") from None
-        request_read, self._request = os.pipe()
-        self._reply, reply_write = os.pipe()
-        output_write = None
-        if self.show_output:
-            self._output, output_write = os.pipe()
-        child = [sys.executable, "-I", str(HERE / "child.py"), str(PROJECT_ROOT), str(self.path),
-                 str(request_read), str(reply_write)] + (["--show-output"] if self.show_output else [])
+        self._link = ChildLink(self.path, self._environment(), show_output=self.show_output)
         try:
-            self._proc = subprocess.Popen(
-                [sys.executable, "-I", str(HERE / "start.py"), str(self.path), "--", *child],
-                stdin=subprocess.DEVNULL,
-                stdout=output_write if self.show_output else subprocess.DEVNULL,
-                stderr=output_write if self.show_output else subprocess.DEVNULL,
-                pass_fds=(request_read, reply_write),
-                start_new_session=True,  # its own process group, so a stop ends whatever it started
-                cwd=PROJECT_ROOT,
-                env=self._environment(),
-            )
-        finally:
-            for fd in (request_read, reply_write, output_write):
-                if fd is not None:
-                    os.close(fd)
-        try:
-            message = self._receive(time.monotonic() + LOAD_LIMIT)
+            message = self._link.receive(time.monotonic() + LOAD_LIMIT)
         except TimedOut:
             self.stop()
             raise LoadFailed(
@@ -205,27 +116,10 @@ class Agent:
 
     def stop(self) -> None:
         """Stop the child (and anything it started) if it is running."""
-        proc, self._proc = self._proc, None
-        for fd in (self._request, self._reply):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self._request = self._reply = None
-        if proc is None:
-            return
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        proc.wait()
-        if self._output is not None:
-            self._drain_output(0)
-            os.close(self._output)
-            self._output = None
-        self._reader = wire.FrameReader(wire.MAX_MESSAGE)
-        self._pending.clear()
+        link, self._link = self._link, None
+        if link is not None:
+            link.stop()
+            self.printed += link.printed
 
     def __enter__(self):
         return self
@@ -257,9 +151,9 @@ class Agent:
         request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"]}
         deadline = time.monotonic() + time_limit
         try:
-            self._send(request)
+            self._link.send(request)
             while True:
-                message = self._receive(deadline)
+                message = self._link.receive(deadline)
                 if message.get("id") != self._next_id:
                     raise Crashed("agent.py wrote to the lab's channel")
                 if "return" in message:
@@ -271,9 +165,9 @@ class Agent:
                     raise Raised(function, info)
                 started = time.monotonic()
                 if "ask" in message:
-                    self._send(self._answer_ask(message, models))
+                    self._link.send(self._answer_ask(message, models))
                 elif "run" in message:
-                    self._send(self._answer_run(message, models))
+                    self._link.send(self._answer_run(message, models))
                 else:
                     raise Crashed("agent.py wrote to the lab's channel")
                 deadline += time.monotonic() - started  # time spent here is not the agent's
@@ -287,8 +181,9 @@ class Agent:
             self.stop()
             raise Crashed(f"agent.py's process stopped talking ({exc.strerror})") from None
         finally:
-            if self._output is not None:
-                self._drain_output(0)
+            if self._link is not None:
+                self._link.drain_output()
+                self.printed, self._link.printed = self.printed + self._link.printed, ""
 
     def _answer_ask(self, message: dict, models: list) -> dict:
         handle, via = message.get("handle"), message.get("via")
@@ -329,46 +224,6 @@ class Agent:
         except Exception as exc:  # the lab's own sandbox failed: the agent sees an error, the lab keeps going
             return {"id": self._next_id, "error": f"harness.run failed: {exc}"}
 
-    # --- the pipes ---------------------------------------------------------------------------------------
-
-    def _send(self, message: dict) -> None:
-        view = memoryview(wire.frame(message))
-        while view:
-            view = view[os.write(self._request, view):]
-
-    def _receive(self, deadline: float) -> dict:
-        while not self._pending:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimedOut()
-            watched = [self._reply] + ([self._output] if self._output is not None else [])
-            ready, _, _ = select.select(watched, [], [], remaining)
-            if self._output is not None and self._output in ready:
-                self._drain_output(0)
-            if self._reply in ready:
-                chunk = os.read(self._reply, 1 << 16)
-                if not chunk:
-                    raise Crashed(*_ended(self._proc))
-                try:
-                    self._pending += [m for m in self._reader.feed(chunk)]
-                except ValueError:
-                    raise Crashed(f"agent.py sent more than {wire.MAX_MESSAGE >> 20} MB at once") from None
-                if any(not isinstance(m, dict) for m in self._pending):
-                    raise Crashed("agent.py wrote to the lab's channel")
-        return self._pending.pop(0)
-
-    def _drain_output(self, wait: float) -> None:
-        while self._output is not None:
-            ready, _, _ = select.select([self._output], [], [], wait)
-            if not ready:
-                return
-            chunk = os.read(self._output, 1 << 16)
-            if not chunk:
-                return
-            room = MAX_PRINTED - len(self.printed)
-            if room > 0:
-                self.printed += chunk.decode("utf-8", "replace")[:room]
-
 
 _EXIT_HINT = "remove the exit() or sys.exit() call: agent.py must only define functions"
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
@@ -387,17 +242,3 @@ def _harness_run(solution: str, tests: str, timeout=None) -> dict:
     import harness
 
     return harness.run(solution, tests, **({} if timeout is None else {"timeout": timeout}))
-
-
-def _ended(proc) -> tuple[str, int | None]:
-    try:
-        code = proc.wait(timeout=1.0)
-    except subprocess.TimeoutExpired:
-        return "agent.py's process closed the lab's channel", None
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"agent.py's process was killed by {name}", None
-    return f"agent.py's process exited with code {code}", code

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import settings
 from ..errors import ModelError
+from ..text import one_line
 
 TEMPERATURE = 0.2  # a little variety between samples, mostly stable answers
 CONNECT_TIMEOUT = 5.0  # seconds to reach the server; a dead server fails fast
@@ -90,5 +91,4 @@ def _why(exc: BaseException, limit: int = 160) -> str:
         cause = exc.__cause__ or exc.__context__
         if cause is not None and text in ("Connection error.", "Request timed out."):
             text = f"{text.rstrip('.')}: {cause}"
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return one_line(text, limit)

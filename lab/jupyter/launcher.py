@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 from harness.errors import LaunchError
+from harness.files import write_atomically
 from harness.settings import PROJECT_ROOT
 
 ROOT = PROJECT_ROOT  # JupyterLab's root
@@ -60,7 +61,7 @@ def register_kernel(prefix: Path) -> str:
         )
     spec = json.loads(spec_file.read_text(encoding="utf-8"))
     spec["argv"].append(KERNEL_EXTENSION)
-    spec_file.write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
+    write_atomically(spec_file, json.dumps(spec, indent=1) + "\n")
     return f"kernel {KERNEL_NAME!r} registered ({where})"
 
 
@@ -79,7 +80,7 @@ def install_settings(prefix: Path) -> str:
         return f"JupyterLab settings already in place ({target})"
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+        write_atomically(target, json.dumps(merged, indent=2) + "\n")
     except OSError as exc:
         raise LaunchError(f"Cannot write the lab's JupyterLab settings to {target}: {exc.strerror or exc}.")
     return f"JupyterLab settings installed ({target})"

@@ -10,6 +10,8 @@ import checks
 from checks.steps import BY_NUMBER, STEPS
 from tests.paths import AGENTS
 
+pytestmark = pytest.mark.slow  # grades every fixture agent
+
 WRONG = sorted((AGENTS / "wrong").glob("*.py"))
 CORRECT = sorted((AGENTS / "correct").glob("*.py"))
 FORGING = sorted((AGENTS / "forging").glob("*.py"))

@@ -52,6 +52,8 @@ ARTIFACT_PREFIXES = ("hostile_marker_", "hostile_daemon_", "hostile_plugin", "ho
 SECRET = "sk-test-secret-" + uuid.uuid4().hex
 SECRET_VARS = {"OPENAI_API_KEY": SECRET, "HOSTILE_TEST_SECRET": "hostile-secret-" + uuid.uuid4().hex}
 
+pytestmark = pytest.mark.slow  # the whole corpus: about a minute
+
 # The secrets go into the environment at import, so that a sandbox server started later in this session has them.
 # OPENAI_API_KEY only if unset, and it is removed again when this module is done (see `corpus`).
 _ADDED_VARS = [k for k in SECRET_VARS if k not in os.environ]

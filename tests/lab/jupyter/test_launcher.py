@@ -168,16 +168,19 @@ def lab():
     stop_lab(running.process)
 
 
+@pytest.mark.slow
 def test_the_launcher_prints_the_url_and_opens_no_browser_without_a_display(lab):
     assert lab.url in lab.printed
     assert "No browser was opened" in lab.printed
 
 
+@pytest.mark.slow
 def test_lab_page_loads(lab):
     status, page = lab.request("GET", "/lab")
     assert status == 200 and "JupyterLab" in page
 
 
+@pytest.mark.slow
 def test_the_notebooks_are_listed_through_the_contents_api(lab):
     status, folder = lab.request("GET", "/api/contents/notebooks")
     assert status == 200
@@ -185,6 +188,7 @@ def test_the_notebooks_are_listed_through_the_contents_api(lab):
     assert names == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")) and "00_start.ipynb" in names
 
 
+@pytest.mark.slow
 def test_the_server_knows_the_lab_kernel_and_serves_the_quiet_settings(lab):
     status, specs = lab.request("GET", "/api/kernelspecs")
     assert status == 200
@@ -194,6 +198,7 @@ def test_the_server_knows_the_lab_kernel_and_serves_the_quiet_settings(lab):
     assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False
 
 
+@pytest.mark.slow
 def test_step_1_check_cell_runs_in_a_kernel_started_by_the_server(lab):
     nb = nbformat.read(ROOT / "notebooks" / "01_extract_code.ipynb", as_version=4)
     [check_cell] = [c.source for c in nb.cells if c.cell_type == "code" and "check_step(1)" in c.source]
@@ -246,6 +251,7 @@ async def execute_over_websocket(lab, kernel_id, code, timeout=120):
     return found
 
 
+@pytest.mark.slow
 def test_stopping_the_launcher_stops_the_server():
     running = start_lab()
     stop_lab(running.process)
