@@ -141,3 +141,11 @@ def test_a_path_given_on_the_command_line_is_taken_from_the_current_folder(tmp_p
 def test_paths_are_shown_from_the_project_folder_when_they_are_in_it(tmp_path):
     assert settings.shown(settings.LAB_AGENT) == "lab/agent.py"
     assert settings.shown(tmp_path / "agent.py") == str(tmp_path / "agent.py")
+
+
+def test_the_readme_lists_every_setting_with_its_default():
+    from tests.paths import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name, default, _ in settings.table():
+        assert f"| `{name}` | " in readme, f"README's settings table has no row for {name}"
