@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from harness import settings
 from harness.settings import agent_path as resolve_agent
 from harness.settings import shown
 from harness.text import clean_data
 
 from .runner import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
-from .scripted import run_tests
+from .scripted import serve_run
+from .scripts import Script
 from .define import CheckFailed
 from .steps import BY_NUMBER, STEPS, Step, is_stub, step
 
@@ -16,13 +18,15 @@ PASSED, FAILED, NOT_STARTED, BLOCKED = "passed", "failed", "not started", "block
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
 
 
-def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None) -> dict:
+def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, seed: int | None = None) -> dict:
     """Grade the steps of one agent.py and return the verdict as plain data.
 
     agent_path: the agent.py (default: $SPEC2CODE_AGENT, else lab/agent.py).
     steps: step numbers or function names to report (default: all five); the steps they need are graded too.
     timeout: if given, the most seconds one call of a learner's function may take (default: 3 s for steps 1-3,
         10 s for steps 4-5). A call that takes longer is stopped and fails its check.
+    seed: what the checks' inputs are drawn from (default: SPEC2CODE_SEED, else a fresh secret one; see
+        checks/scripts.py). An honest agent gets the same verdict from every seed.
 
     Returns {"agent": path, "steps": [{"step", "name", "title", "status", "checks": [{"name", "description",
     "status", "message", "hint"}, ...]}, ...], "passed": steps passed, "total": steps reported}, where a status is
@@ -34,10 +38,11 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None) ->
     for number in sorted(wanted, reverse=True):
         needed.update(BY_NUMBER[number].needs)
     results, statuses = {}, {}
-    with Agent(path, runs=run_tests) as agent:
+    script = Script(settings.get("SPEC2CODE_SEED") if seed is None else seed)
+    with Agent(path, runs=serve_run) as agent:
         for current in STEPS:
             if current.number in needed:
-                results[current.number] = _grade_step(agent, current, statuses, timeout)
+                results[current.number] = _grade_step(agent, current, statuses, timeout, script)
                 statuses[current.number] = results[current.number]["status"]
     reported = [results[number] for number in wanted]
     # Messages quote what the agent raised and returned: made safe here, once, for every view of the report.
@@ -50,19 +55,24 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None) ->
 
 
 class _StepAgent:
-    """The agent as one step's checks see it: every call has that step's time limit."""
+    """The agent as one step's checks see it: every call has that step's time limit; `script` is this grading's
+    draw of inputs, and `served` the runs answered during the last call."""
 
-    def __init__(self, agent: Agent, time_limit: float):
-        self._agent, self._limit = agent, time_limit
+    def __init__(self, agent: Agent, time_limit: float, script: Script):
+        self._agent, self._limit, self.script = agent, time_limit, script
 
     def call(self, function: str, *args, **kwargs):
         return self._agent.call(function, *args, time_limit=self._limit, **kwargs)
 
+    @property
+    def served(self) -> list[dict]:
+        return self._agent.served
 
-def _grade_step(agent: Agent, current: Step, statuses: dict, timeout) -> dict:
+
+def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Script) -> dict:
     checks = current.checks()
     limit = current.time_limit if timeout is None else min(current.time_limit, timeout)
-    bound = _StepAgent(agent, limit)
+    bound = _StepAgent(agent, limit, script)
     try:
         agent.load()
     except LoadFailed as exc:

@@ -1,7 +1,7 @@
 """The checks' tools for putting an agent in a known situation: a scripted model, and the grader's own test runs.
 
 A check hands `ScriptedAsk([...])` to the learner's function as its `ask`, then judges the prompts it recorded;
-`run_tests` runs code in the sandbox for the check itself (the same code and tests always give the same result).
+`run_tests` runs code in the sandbox for the check itself; `serve_run` answers the agent's own runs.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ class ScriptedAsk:
     """
 
     LIMIT = 50  # calls; after that the agent is told it is looping
+    MAX_PROMPT = 200_000  # characters in one prompt; a longer one is refused, as a real model's context would be
 
     def __init__(self, replies, *, runs=None):
         self._replies = replies
@@ -28,9 +29,11 @@ class ScriptedAsk:
         self.calls: list[tuple[str, object]] = []  # (via, prompt) in order
 
     def __call__(self, prompt, via: str = "given") -> str:
-        self.calls.append((via, prompt))
+        self.calls.append((via, prompt if not isinstance(prompt, str) or len(prompt) <= self.MAX_PROMPT else ""))
         if len(self.calls) > self.LIMIT:
             raise RuntimeError(f"ask was called more than {self.LIMIT} times in one check: is it in a loop?")
+        if isinstance(prompt, str) and len(prompt) > self.MAX_PROMPT:
+            raise RuntimeError(f"the prompt is {len(prompt)} characters long; the model reads at most {self.MAX_PROMPT}")
         if callable(self._replies):
             return self._replies(prompt)
         return self._replies[min(len(self.calls), len(self._replies)) - 1]
@@ -44,32 +47,56 @@ class ScriptedAsk:
         return [prompt for via, prompt in self.calls if via == "default"]
 
 
-_runs: dict = {}  # (solution, tests, timeout) -> Future of the run's result
-_runs_lock = threading.Lock()
-_RUNS_KEPT = 512
+class _Runs:
+    """harness.run remembered: the same code and tests asked twice (at once, or later) are run once. Only clean
+    results are kept: a run that ended in an error (a crash, a timeout, a sandbox that could not start) is made
+    again the next time it is asked for, so nothing that went wrong once is served to anyone else."""
+
+    KEPT = 512  # results remembered
+
+    def __init__(self):
+        self._runs: dict = {}  # (solution, tests, timeout) -> Future of the run's result
+        self._lock = threading.Lock()
+
+    def run(self, solution_src: str, test_src: str, timeout=None) -> dict:
+        import harness
+
+        key = (solution_src, test_src, timeout)
+        with self._lock:
+            future, mine = self._runs.get(key), False
+            if future is None:
+                future, mine = Future(), True
+                if len(self._runs) >= self.KEPT:
+                    self._runs.pop(next(iter(self._runs)))
+                self._runs[key] = future
+        if mine:
+            try:
+                options = {} if timeout is None else {"timeout": timeout}
+                result = harness.run(solution_src, test_src, **options)
+                future.set_result(result)
+                if result.get("error") is not None:
+                    self._forget(key, future)
+            except BaseException as exc:
+                self._forget(key, future)
+                future.set_exception(exc)
+        return copy.deepcopy(future.result())
+
+    def _forget(self, key, future) -> None:
+        with self._lock:
+            if self._runs.get(key) is future:
+                del self._runs[key]
+
+
+# Two memories that never meet: what the checks expect is never what an agent's own run returned.
+_GRADER, _AGENTS = _Runs(), _Runs()
 
 
 def run_tests(solution_src: str, test_src: str, timeout=None) -> dict:
-    """`harness.run` in the grader's process, remembered: the same code and tests always give the same result.
+    """`harness.run` for a check itself: the result the check judges an agent against."""
+    return _GRADER.run(solution_src, test_src, timeout)
 
-    Different runs may go on at once (the sandbox allows it); the same run asked for twice is made once.
-    """
-    import harness
 
-    key = (solution_src, test_src, timeout)
-    with _runs_lock:
-        future, mine = _runs.get(key), False
-        if future is None:
-            future, mine = Future(), True
-            if len(_runs) >= _RUNS_KEPT:
-                _runs.pop(next(iter(_runs)))
-            _runs[key] = future
-    if mine:
-        try:
-            options = {} if timeout is None else {"timeout": timeout}
-            future.set_result(harness.run(solution_src, test_src, **options))
-        except BaseException as exc:
-            with _runs_lock:
-                _runs.pop(key, None)
-            future.set_exception(exc)
-    return copy.deepcopy(future.result())
+def serve_run(solution_src: str, test_src: str, timeout=None) -> dict:
+    """`harness.run` for an agent's own call, while it is graded. Identical code and tests give identical runs, so
+    clean results are shared between submissions (grading a class stays fast), but never with the checks."""
+    return _AGENTS.run(solution_src, test_src, timeout)

@@ -28,42 +28,49 @@ def expect_code(got: str, expected: str, hint: str) -> None:
 @check
 def drops_the_python_tag(agent):
     """returns the code of a ```python block, without the python tag"""
-    got = extracted(agent, "```python\nlanguage = 'python'\nprint(language)\n```")
-    if trim(got) == "language = ''\nprint(language)":
-        fail(repr("language = 'python'\nprint(language)"), got, "remove the tag on the fence line, not every 'python'")
-    expect_code(got, "language = 'python'\nprint(language)", "did you drop the ```python tag?")
+    name = agent.script.names[0]
+    code = f"{name} = 'python'\nprint({name})"
+    got = extracted(agent, f"```python\n{code}\n```")
+    if trim(got) == code.replace("'python'", "''"):
+        fail(repr(code), got, "remove the tag on the fence line, not every 'python'")
+    expect_code(got, code, "did you drop the ```python tag?")
 
 
 @check
 def handles_a_bare_fence(agent):
     """returns the code of a bare ``` block (no language tag)"""
-    got = extracted(agent, "```\nx = 1\ny = 2\n```")
-    if trim(got) == "y = 2":
-        fail(repr("x = 1\ny = 2"), got, "the line after a bare ``` is already code: drop a tag only when there is one")
-    if trim(got) == "```\nx = 1\ny = 2\n```":
-        fail(repr("x = 1\ny = 2"), got, "a fence may have no tag: does your search only look for ```python?")
-    expect_code(got, "x = 1\ny = 2", "a fence may have no tag: ``` alone on its line is a fence too")
+    (x, y), (a, b) = agent.script.names[1:3], agent.script.numbers[:2]
+    code = f"{x} = {a}\n{y} = {b}"
+    got = extracted(agent, f"```\n{code}\n```")
+    if trim(got) == f"{y} = {b}":
+        fail(repr(code), got, "the line after a bare ``` is already code: drop a tag only when there is one")
+    if trim(got) == f"```\n{code}\n```":
+        fail(repr(code), got, "a fence may have no tag: does your search only look for ```python?")
+    expect_code(got, code, "a fence may have no tag: ``` alone on its line is a fence too")
 
 
 @check
 def ignores_the_text_around_the_block(agent):
     """ignores the model's words before and after the block"""
+    name, times = agent.script.names[3], agent.script.numbers[2]
+    code = f"def {name}(n):\n    return {times} * n"
     reply = (
-        "Sure! Here is the function:\n\n```python\ndef double(n):\n    return 2 * n\n```\n\n"
-        "It doubles its argument. Let me know if you want tests."
+        f"Sure! Here is the function:\n\n```python\n{code}\n```\n\n"
+        f"It multiplies its argument by {times}. Let me know if you want tests."
     )
-    expect_code(extracted(agent, reply), "def double(n):\n    return 2 * n", "return only the code inside the fence")
+    expect_code(extracted(agent, reply), code, "return only the code inside the fence")
 
 
 @check
 def returns_only_the_first_block(agent):
     """returns only the first block when the reply has several"""
-    reply = "Here is the code:\n```python\ndef first():\n    return 1\n```\nAnd how to use it:\n```python\nprint(first())\n```\n"
+    name, value = agent.script.names[4], agent.script.numbers[3]
+    expected, usage = f"def {name}():\n    return {value}", f"print({name}())"
+    reply = f"Here is the code:\n```python\n{expected}\n```\nAnd how to use it:\n```python\n{usage}\n```\n"
     got = extracted(agent, reply)
-    expected = "def first():\n    return 1"
-    if trim(got) == "print(first())":
+    if trim(got) == usage:
         fail(repr(expected), got, "you returned the last block: return the first one")
-    if trim(got).startswith(expected) and "print(first())" in got:
+    if trim(got).startswith(expected) and usage in got:
         fail(repr(expected), got, "stop at the first closing ``` (a greedy .* runs on to the last one: use .*?)")
     expect_code(got, expected, "with several blocks, return the first")
 
@@ -71,7 +78,9 @@ def returns_only_the_first_block(agent):
 @check
 def keeps_the_indentation(agent):
     """keeps the code's lines, blank lines and indentation as they are"""
-    code = "class Box:\n    def __init__(self):\n        self.items = []\n\n    def add(self, item):\n        self.items.append(item)"
+    box, items = agent.script.names[5], agent.script.names[6]
+    code = (f"class {box.title().replace('_', '')}:\n    def __init__(self):\n        self.{items} = []\n\n"
+            f"    def add(self, item):\n        self.{items}.append(item)")
     got = extracted(agent, f"```python\n{code}\n```")
     expect_code(got, code, "indentation is part of Python code: don't strip or join the lines inside the block")
 
@@ -79,7 +88,8 @@ def keeps_the_indentation(agent):
 @check
 def returns_a_reply_without_fences_stripped(agent):
     """returns the whole reply, stripped, when it has no fence"""
-    reply = "\n  def triple(n):\n      return 3 * n\n\n"
+    name, times = agent.script.names[7], agent.script.numbers[4]
+    reply = f"\n  def {name}(n):\n      return {times} * n\n\n"
     got = extracted(agent, reply)
     if got == reply.strip():
         return

@@ -8,16 +8,17 @@ from checks.scripted import ScriptedAsk, run_tests
 from checks.define import (
     CheckFailed, asked_once, check, cut, need, need_extracted, need_type, prompt_sent, pytest_view,
 )
-from checks.scripts import OTHER_SPEC, VOWEL_TESTS, reply_with
+from checks.scripts import reply_with
 
 STEP = 2
 _ASKS_FOR_TESTS = re.compile(r"test_|\btest functions?\b|\bpytest\b", re.IGNORECASE)
 
 
 def scripted_call(agent):
-    """write_tests on another spec, with a model that replies with vowel tests: (returned code, the model)."""
-    model = ScriptedAsk([reply_with(VOWEL_TESTS)])
-    got = agent.call("write_tests", OTHER_SPEC, model)
+    """write_tests on another spec, with a model that replies with tests of it: (returned code, the model)."""
+    other = agent.script.other
+    model = ScriptedAsk([reply_with(other.tests)])
+    got = agent.call("write_tests", other.spec, model)
     return got, model
 
 
@@ -42,7 +43,7 @@ def puts_the_spec_in_the_prompt(agent):
     """puts the spec it is given in the prompt"""
     prompt = prompt_sent(scripted_call(agent)[1], "write_tests")
     need(
-        OTHER_SPEC.strip() in prompt,
+        agent.script.other.spec.strip() in prompt,
         f"expected the spec in the prompt, got the prompt {cut(prompt)}",
         "put the `spec` argument itself in the prompt (not harness.SPEC): the model only knows what you send",
     )
@@ -51,7 +52,7 @@ def puts_the_spec_in_the_prompt(agent):
 @check
 def asks_for_test_functions(agent):
     """asks for pytest test functions named test_*"""
-    prompt = prompt_sent(scripted_call(agent)[1], "write_tests").replace(OTHER_SPEC.strip(), "")
+    prompt = prompt_sent(scripted_call(agent)[1], "write_tests").replace(agent.script.other.spec.strip(), "")
     need(
         bool(_ASKS_FOR_TESTS.search(prompt)),
         f"expected the prompt to ask for test functions (test_*, pytest), got {cut(prompt)}",
@@ -63,7 +64,7 @@ def asks_for_test_functions(agent):
 def returns_the_code_of_the_reply(agent):
     """returns the code from the reply (through extract_code), not the whole reply"""
     got, _ = scripted_call(agent)
-    need_extracted(got, VOWEL_TESTS, "write_tests", "tests")
+    need_extracted(got, agent.script.other.tests, "write_tests", "tests")
 
 
 @check

@@ -6,23 +6,29 @@ first; every later call to ask is for a solution (attempt 1, 2, ...).
 """
 
 import harness
-from checks.scripted import ScriptedAsk, run_tests
 from checks.define import CheckFailed, check, cut, fail, need, need_type, pytest_view
-from checks.scripts import NO_TESTS, SOLVE_TESTS, reply_with, trim
+from checks.scripted import ScriptedAsk, run_tests
+from checks.scripts import NO_TESTS, reply_with, trim
 
 STEP = 4
-REFERENCE = harness.tasks.LEAP_YEAR.reference
-CENTURY_BUG = harness.tasks.LEAP_YEAR.buggy["forgets_centuries"]  # fails test_century_rule
-NO_400_RULE = harness.tasks.LEAP_YEAR.buggy["forgets_400_rule"]  # fails test_century_rule
-NO_VALIDATION = harness.tasks.LEAP_YEAR.buggy["no_validation"]  # fails test_zero_is_rejected
 KEYS = ("code", "tests", "passed", "iters", "history")
 
 
-def solved(agent, solutions, tests=SOLVE_TESTS, runs=None, **options):
+def solutions(agent) -> tuple[str, str, str, str]:
+    """This grading's wording of the reference and of the three planted bugs step 4 uses.
+
+    The century bug and the missing 400 rule fail the century test; the missing validation fails the invalid-year test.
+    """
+    drawn = agent.script.solutions
+    return drawn["reference"], drawn["forgets_centuries"], drawn["forgets_400_rule"], drawn["no_validation"]
+
+
+def solved(agent, solutions, tests=None, runs=None, **options):
     """solve(SPEC) with a model whose first reply is `tests` and whose next replies are `solutions`, in order.
 
-    `runs`, if given, answers the agent's calls to harness.run instead of the sandbox.
+    `tests` defaults to this grading's step 4 tests; `runs`, if given, answers the agent's calls to harness.run.
     """
+    tests = agent.script.solve_tests.source if tests is None else tests
     replies = [reply_with(tests)] + [reply_with(code, style=n % 2) for n, code in enumerate(solutions)]
     model = ScriptedAsk(replies, runs=runs)
     out = agent.call("solve", harness.SPEC, model, **options)
@@ -64,10 +70,12 @@ def expect_attempts(model, expected: int, why: str, hint: str) -> None:
 @check
 def writes_the_tests_once(agent):
     """asks for the tests once, before the first solution, and returns them"""
-    out, model = solved(agent, [CENTURY_BUG, NO_VALIDATION, REFERENCE])
+    reference, century_bug, _, no_validation = solutions(agent)
+    out, model = solved(agent, [century_bug, no_validation, reference])
+    tests = agent.script.solve_tests.source
     need_type(out["tests"], str, "tests", "tests must be the code of the tests (a str)")
-    if trim(out["tests"]) != trim(SOLVE_TESTS):
-        fail(f"tests to be the tests the model wrote ({cut(trim(SOLVE_TESTS), 60)})", out["tests"], _TESTS_ONCE)
+    if trim(out["tests"]) != trim(tests):
+        fail(f"tests to be the tests the model wrote ({cut(trim(tests), 60)})", out["tests"], _TESTS_ONCE)
     need(
         len(model.calls) == 4,
         f"expected 4 calls to ask (the tests once, then 3 attempts until one passed), got {len(model.calls)}",
@@ -78,18 +86,22 @@ def writes_the_tests_once(agent):
 @check
 def stops_at_the_first_passing_attempt(agent):
     """stops as soon as an attempt passes, and says it passed"""
-    out, model = solved(agent, [CENTURY_BUG, REFERENCE, NO_VALIDATION])
+    reference, century_bug, _, no_validation = solutions(agent)
+    out, model = solved(agent, [century_bug, reference, no_validation])
     hint = "stop (break) as soon as a run passes" if attempts_asked(model) > 2 else _PASS_RULE
-    expect_attempts(model, 2, "attempt 1 fails test_century_rule, attempt 2 passes", hint)
+    century = agent.script.solve_tests.century
+    expect_attempts(model, 2, f"attempt 1 fails {century}, attempt 2 passes", hint)
     expect_passed(out, True, "attempt 2 passes every test")
 
 
 @check
 def feeds_the_failing_tests_back(agent):
     """names the tests that failed in an attempt in the prompt for the next one"""
-    _, model = solved(agent, [CENTURY_BUG, NO_VALIDATION, REFERENCE])
+    reference, century_bug, _, no_validation = solutions(agent)
+    _, model = solved(agent, [century_bug, no_validation, reference])
     prompts = [prompt if isinstance(prompt, str) else repr(prompt) for _, prompt in model.calls]
-    for attempt, failed in ((2, "test_century_rule"), (3, "test_zero_is_rejected")):
+    names = agent.script.solve_tests
+    for attempt, failed in ((2, names.century), (3, names.invalid)):
         need(
             len(prompts) > attempt,
             f"expected an attempt {attempt} after attempt {attempt - 1} failed {failed}, but solve stopped",
@@ -106,7 +118,8 @@ def feeds_the_failing_tests_back(agent):
 @check
 def gives_up_after_max_iters(agent):
     """makes at most max_iters attempts, then returns passed=False"""
-    out, model = solved(agent, [CENTURY_BUG, NO_VALIDATION, NO_400_RULE, REFERENCE], max_iters=3)
+    reference, century_bug, no_400_rule, no_validation = solutions(agent)
+    out, model = solved(agent, [century_bug, no_validation, no_400_rule, reference], max_iters=3)
     expect_attempts(model, 3, "max_iters=3 and every attempt fails", "make at most max_iters attempts: for _ in range(max_iters)")
     expect_passed(out, False, "no attempt passed")
 
@@ -114,25 +127,28 @@ def gives_up_after_max_iters(agent):
 @check
 def returns_the_last_attempt(agent):
     """returns the last attempt's code"""
-    out, _ = solved(agent, [CENTURY_BUG, NO_VALIDATION, NO_400_RULE], max_iters=3)
+    _, century_bug, no_400_rule, no_validation = solutions(agent)
+    out, _ = solved(agent, [century_bug, no_validation, no_400_rule], max_iters=3)
     need_type(out["code"], str, "code", "code must be the code of the last attempt (a str)")
-    if trim(out["code"]) != trim(NO_400_RULE):
+    if trim(out["code"]) != trim(no_400_rule):
         hint = "code is the solution of the last attempt"
-        if trim(out["code"]) == trim(CENTURY_BUG):
+        if trim(out["code"]) == trim(century_bug):
             hint = "you returned the first attempt: keep the latest code as the loop goes on"
-        fail(f"the code of attempt 3 ({cut(trim(NO_400_RULE), 60)})", out["code"], hint)
+        fail(f"the code of attempt 3 ({cut(trim(no_400_rule), 60)})", out["code"], hint)
 
 
 @check
 def counts_and_records_each_attempt(agent):
     """returns iters and a history entry (code and run result) for each attempt"""
-    out, _ = solved(agent, [CENTURY_BUG, REFERENCE])
+    reference, century_bug, _, _ = solutions(agent)
+    out, _ = solved(agent, [century_bug, reference])
+    served = agent.served
     need(out["iters"] == 2 and type(out["iters"]) is int, f"expected iters=2 (two attempts), got {cut(out['iters'])}",
          "iters is the number of solutions written")
     history = out["history"]
     need_type(history, list, "history", "history is a list with one entry per attempt")
     need(len(history) == 2, f"expected 2 history entries (one per attempt), got {len(history)}", _HISTORY)
-    for number, (entry, code) in enumerate(zip(history, (CENTURY_BUG, REFERENCE)), start=1):
+    for number, (entry, code) in enumerate(zip(history, (century_bug, reference)), start=1):
         need(
             isinstance(entry, dict) and "code" in entry and "result" in entry,
             f"expected history entry {number} to be a dict with code and result, got {cut(entry)}",
@@ -140,26 +156,32 @@ def counts_and_records_each_attempt(agent):
         )
         if not isinstance(entry["code"], str) or trim(entry["code"]) != trim(code):
             fail(f"history entry {number}'s code to be attempt {number}'s code", entry["code"], _HISTORY)
-        actual = run_tests(code, SOLVE_TESTS)
+        actual = run_tests(code, agent.script.solve_tests.source)
         result = entry["result"]
         need(
             isinstance(result, dict) and result.get("failed") == actual["failed"],
             f"expected history entry {number}'s result to be its run (failed={actual['failed']}), got {cut(result)}",
             "store the dict harness.run returned for that attempt",
         )
+        need(
+            any(trim(run["solution"]) == trim(code) and run["result"] == result for run in served),
+            f"expected history entry {number}'s result to be what harness.run returned for attempt {number}, but "
+            "no run of that code returned it",
+            "run each attempt with harness.run(code, tests) and store the dict it returns, as it is",
+        )
 
 
 @check
 def a_run_of_zero_tests_is_not_a_pass(agent):
     """never counts a run of zero tests as a pass"""
-    out, _ = solved(agent, [REFERENCE], tests=NO_TESTS, runs=_ran_nothing, max_iters=2)
+    out, _ = solved(agent, [solutions(agent)[0]], tests=NO_TESTS, runs=_ran_nothing, max_iters=2)
     expect_passed(out, False, "every run reports 0 passed, 0 failed: no test ran")
 
 
 @check
 def a_run_that_errors_is_not_a_pass(agent):
     """never counts a run that stops with an error as a pass"""
-    out, _ = solved(agent, [REFERENCE], runs=_stopped_early, max_iters=2)
+    out, _ = solved(agent, [solutions(agent)[0]], runs=_stopped_early, max_iters=2)
     expect_passed(out, False, "every run reports an error, even with no failed test")
 
 

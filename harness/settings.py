@@ -32,6 +32,10 @@ VARIABLES = {
         "auto",
         "auto = the strongest walls this machine allows for sandboxed code; process = process limits only",
     ),
+    "SPEC2CODE_SEED": (
+        "(fresh each time)",
+        "a whole number: the checks draw their inputs from it, for a grading you can repeat exactly; keep it secret",
+    ),
     "SPEC2CODE_SANDBOX_DEBUG": ("(unset)", "any value: the sandbox keeps its own output (for debugging the lab itself)"),
     "OPENAI_API_KEY": ("(none)", "API key for the live model; any non-empty value for a local server without auth"),
     "OPENAI_BASE_URL": (
@@ -165,6 +169,12 @@ def _parse(name: str, raw: str):
         return Path(raw).expanduser() if raw else default_cache_dir()
     if name == "SPEC2CODE_SANDBOX_DEBUG":
         return raw  # "" when unset
+    if name == "SPEC2CODE_SEED":
+        if not raw:
+            return None
+        if not raw.isdigit():
+            raise SettingsError(f"SPEC2CODE_SEED={raw!r} is not a whole number, e.g. 20261201.")
+        return int(raw)
     return raw or VARIABLES[name][0]
 
 

@@ -25,6 +25,8 @@ __all__ = ["Agent", "AgentError", "Crashed", "LabModel", "LoadFailed", "NotStart
 
 LOAD_LIMIT = 10.0  # seconds agent.py may take to import
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
+MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
+SERVED_LIMIT = 60.0  # seconds of asks and runs one call may have answered, beyond its own time limit
 
 
 class Agent:
@@ -42,6 +44,7 @@ class Agent:
         self.functions: list[str] = []
         self.source: str | None = None
         self.printed = ""
+        self.served: list[dict] = []  # the runs answered during the last call: {"solution", "tests", "result"}
         self._link: ChildLink | None = None
         self._next_id = 0
         self._load_error: LoadFailed | None = None
@@ -148,8 +151,10 @@ class Agent:
         encoded = {"args": wire.encode(list(args), model_or_refuse), "kwargs": wire.encode(kwargs, model_or_refuse)}
         self.load()
         self._next_id += 1
+        self.served = []
         request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"]}
         deadline = time.monotonic() + time_limit
+        served_until = deadline + SERVED_LIMIT  # however much is answered for it, a call ends by then
         try:
             self._link.send(request)
             while True:
@@ -170,7 +175,7 @@ class Agent:
                     self._link.send(self._answer_run(message, models))
                 else:
                     raise Crashed("agent.py wrote to the lab's channel")
-                deadline += time.monotonic() - started  # time spent here is not the agent's
+                deadline = min(deadline + time.monotonic() - started, served_until)  # time spent here is not the agent's
         except TimedOut:
             self.stop()
             raise TimedOut(f"{function} took more than {time_limit:g} s (did it loop forever?)") from None
@@ -213,6 +218,9 @@ class Agent:
             if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
                 return {"id": self._next_id, "error": "harness.run's timeout must be a positive number of seconds"}
             timeout = min(float(timeout), MAX_RUN_TIMEOUT)
+        if len(self.served) >= MAX_RUNS:
+            return {"id": self._next_id, "error": f"harness.run was called more than {MAX_RUNS} times in one call: "
+                                                  "is it in a loop?"}
         scripted = next((m.runs for m in models if getattr(m, "runs", None)), None)
         try:
             if scripted is not None:
@@ -220,6 +228,7 @@ class Agent:
             else:
                 runs = self.runs or _harness_run
                 result = runs(args[0], args[1], timeout)
+            self.served.append({"solution": args[0], "tests": args[1], "result": result})
             return {"id": self._next_id, "result": result}
         except Exception as exc:  # the lab's own sandbox failed: the agent sees an error, the lab keeps going
             return {"id": self._next_id, "error": f"harness.run failed: {exc}"}

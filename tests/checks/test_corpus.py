@@ -9,6 +9,7 @@ import pytest
 import checks
 from checks.steps import BY_NUMBER, STEPS
 from tests.paths import AGENTS
+from tests.paths import REFERENCE_AGENT as REFERENCE
 
 pytestmark = pytest.mark.slow  # grades every fixture agent
 
@@ -76,3 +77,24 @@ def test_a_forging_agent_earns_only_what_it_did_honestly(path, reports):
     passed = {number for number, status in statuses(reports[path]).items() if status == "passed"}
     assert passed <= honest, f"forged steps passed: {sorted(passed - honest)}"
     assert all(statuses(reports[path])[n] == "passed" for n in honest)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_honest_agent_passes_whatever_the_checks_draw(seed):
+    for path in [REFERENCE] + CORRECT:
+        report = checks.grade_agent(path, seed=seed)
+        assert report["passed"] == 5, (path.name, seed, [c for s in report["steps"] for c in s["checks"]
+                                                         if c["status"] != "passed"])
+
+
+def test_a_wrong_agent_fails_the_same_way_whatever_the_checks_draw(reports):
+    for path in WRONG:
+        assert statuses(checks.grade_agent(path, seed=7)) == statuses(reports[path]), path.name
+
+
+def test_the_checks_inputs_change_with_the_seed_and_not_without():
+    from checks.scripts import Script
+
+    assert Script(5).other == Script(5).other and Script(5).solve_tests == Script(5).solve_tests
+    drawn = {Script(seed).solutions["reference"] for seed in range(20)}
+    assert len(drawn) > 10  # a table keyed by the text of what the checks send has little to hold on to

@@ -27,6 +27,7 @@ def test_table_lists_every_variable_with_default_and_meaning():
         "SPEC2CODE_AGENT",
         "SPEC2CODE_TIMEOUT",
         "SPEC2CODE_ISOLATION",
+        "SPEC2CODE_SEED",
         "SPEC2CODE_SANDBOX_DEBUG",
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
@@ -149,3 +150,12 @@ def test_the_readme_lists_every_setting_with_its_default():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for name, default, _ in settings.table():
         assert f"| `{name}` | " in readme, f"README's settings table has no row for {name}"
+
+
+def test_the_seed_is_a_whole_number_or_unset(monkeypatch):
+    assert settings.get("SPEC2CODE_SEED") is None
+    monkeypatch.setenv("SPEC2CODE_SEED", "42")
+    assert settings.get("SPEC2CODE_SEED") == 42
+    monkeypatch.setenv("SPEC2CODE_SEED", "forty")
+    with pytest.raises(SettingsError, match="SPEC2CODE_SEED='forty' is not a whole number"):
+        settings.get("SPEC2CODE_SEED")
