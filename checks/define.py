@@ -13,6 +13,7 @@ The engine runs it; the step's pytest file shows the engine's verdicts to pytest
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Callable
 
@@ -21,15 +22,18 @@ from harness import text
 from .scripts import reply_with, trim
 
 MAX_SHOWN = 200  # characters of a value shown in a message before it is cut short
+BLOCK_LINES = 12  # lines of expected or returned text shown in a message
+DIFF_FROM = 6  # lines from which a message also marks the lines that differ
 
 
 @dataclass(frozen=True)
 class Check:
-    """One behaviour of one step."""
+    """One behaviour of one step. `follows`: checks whose failure makes this one fail too (it then says so)."""
 
     name: str
     description: str
     run: Callable
+    follows: tuple[str, ...] = ()
 
 
 class CheckFailed(Exception):
@@ -43,11 +47,19 @@ class CheckFailed(Exception):
 _REGISTRY: dict[str, list[Check]] = {}
 
 
-def check(function: Callable) -> Callable:
-    """Register `function` as a check of the step its module defines; its docstring's first line is its sentence."""
-    description = (function.__doc__ or function.__name__).strip().splitlines()[0]
-    _REGISTRY.setdefault(function.__module__, []).append(Check(function.__name__, description, function))
-    return function
+def check(function: Callable | None = None, *, follows: tuple[str, ...] = ()):
+    """Register `function` as a check of the step its module defines; its docstring's first line is its sentence.
+
+    `@check(follows=("other_check",))`: when other_check fails too, this check's failure follows from it, and the
+    student reads "follows from: <other check>" here instead of a second hint pointing elsewhere.
+    """
+
+    def register(function: Callable) -> Callable:
+        description = (function.__doc__ or function.__name__).strip().splitlines()[0]
+        _REGISTRY.setdefault(function.__module__, []).append(Check(function.__name__, description, function, follows))
+        return function
+
+    return register(function) if function is not None else register
 
 
 def checks_in(module) -> list[Check]:
@@ -62,6 +74,28 @@ def cut(value, limit: int = MAX_SHOWN) -> str:
 def fail(expected: str, got, hint: str = "") -> None:
     """Fail the check: `expected` is said in words (or a cut() value); `got` is the value that came back."""
     raise CheckFailed(f"expected {expected}, got {cut(got)}", hint)
+
+
+def fail_text(expected: str, got, hint: str = "") -> None:
+    """Fail the check on text that should have come back (code, tests): both shown as text, line by line, with the
+    lines that differ marked when the text is long. `got` that is not a str is shown as its value."""
+    if not isinstance(got, str) or ("\n" not in expected and "\n" not in got):
+        fail(cut(expected), got, hint)
+    parts = ["expected this text:", _block(expected), "got:", _block(got)]
+    if max(expected.count("\n"), got.count("\n")) >= DIFF_FROM:
+        changes = list(difflib.unified_diff(expected.splitlines(), got.splitlines(), "expected", "got", lineterm="", n=0))
+        parts += ["the lines that differ (- expected, + got):", _block("\n".join(changes[2:]))]
+    raise CheckFailed("\n".join(parts), hint)
+
+
+def _block(text: str) -> str:
+    lines = text.splitlines() or [""]
+    shown = lines[:BLOCK_LINES] + ([f"[... {len(lines) - BLOCK_LINES} more lines]"] if len(lines) > BLOCK_LINES else [])
+    return "\n".join("    | " + text_cut(line) for line in shown)
+
+
+def text_cut(line: str) -> str:
+    return text.cut(line, 160)
 
 
 def need(condition: bool, message: str, hint: str = "") -> None:
@@ -84,7 +118,7 @@ def need_extracted(got, code: str, function: str, what: str) -> None:
         hint = "return extract_code(reply): the code, without the model's words and fences"
         if got.strip() == reply_with(code).strip():
             hint = "you returned the whole reply: pass it through extract_code first"
-        fail(cut(trim(code)), got, hint)
+        fail_text(trim(code), got, hint)
 
 
 def asked_once(model, function: str) -> str:

@@ -30,7 +30,9 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
 
     Returns {"agent": path, "steps": [{"step", "name", "title", "status", "checks": [{"name", "description",
     "status", "message", "hint"}, ...]}, ...], "passed": steps passed, "total": steps reported}, where a status is
-    "passed", "failed", "not started" or "blocked".
+    "passed", "failed", "not started" or "blocked". A failed check whose failure follows from another's also has
+    "follows" (that check's name); a blocked step's checks are run anyway and have "would" ("pass" or "fail", and
+    then "would_message" and "would_hint").
     """
     path = resolve_agent(agent_path)
     wanted = sorted({step(key).number for key in steps}) if steps else [s.number for s in STEPS]
@@ -61,8 +63,8 @@ class _StepAgent:
     def __init__(self, agent: Agent, time_limit: float, script: Script):
         self._agent, self._limit, self.script = agent, time_limit, script
 
-    def call(self, function: str, *args, **kwargs):
-        return self._agent.call(function, *args, time_limit=self._limit, **kwargs)
+    def call(self, function: str, *args, runs=None, **kwargs):
+        return self._agent.call(function, *args, time_limit=self._limit, runs=runs, **kwargs)
 
     @property
     def served(self) -> list[dict]:
@@ -81,16 +83,21 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Sc
         message = f"agent.py has no function named {current.function}"
         hint = "keep the five functions of the stubs with their names (spec2code reset restores them, saving yours)"
         return _step(current, FAILED, [_result("defines_function", f"defines {current.function}", FAILED, message, hint)])
+    if is_stub(agent.source, current.function):
+        return _not_started_step(current, checks)
 
+    results = _run_checks(checks, bound, current)
+    if results is None:
+        return _not_started_step(current, checks)
     blockers = [n for n in current.needs if statuses.get(n) != PASSED]
     if blockers:
-        status = NOT_STARTED if is_stub(agent.source, current.function) else BLOCKED
-        if status == NOT_STARTED:
-            message = _not_started(current)
-        else:
-            message = f"blocked until step {blockers[0]} ({BY_NUMBER[blockers[0]].function}) passes"
-        return _step(current, status, [_result(c.name, c.description, status, message) for c in checks])
+        return _step(current, BLOCKED, _provisional(results, BY_NUMBER[blockers[0]]))
+    status = PASSED if all(r["status"] == PASSED for r in results) else FAILED
+    return _step(current, status, results)
 
+
+def _run_checks(checks, bound: "_StepAgent", current: Step) -> list[dict] | None:
+    """Every check of a step, in order, root causes first; None if the function turned out to be the stub."""
     results, stopped = [], None
     for index, one in enumerate(checks):
         if stopped:
@@ -100,14 +107,13 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Sc
             one.run(bound)
         except NotStarted:
             if index == 0:
-                return _step(current, NOT_STARTED, [_result(c.name, c.description, NOT_STARTED, _not_started(current)) for c in checks])
+                return None
             message = f"part of {current.function} still raises NotImplementedError"
             results.append(_result(one.name, one.description, FAILED, message, "remove the stub's raise line"))
         except CheckFailed as exc:
             results.append(_result(one.name, one.description, FAILED, exc.message, exc.hint))
         except TimedOut as exc:
-            hint = "look for a loop whose condition never changes, or a call to ask or run that repeats forever"
-            results.append(_result(one.name, one.description, FAILED, str(exc), hint))
+            results.append(_result(one.name, one.description, FAILED, str(exc), current.hang_hint))
             stopped = f"not checked: {current.function} took too long in an earlier check"
         except AgentError as exc:
             results.append(_result(one.name, one.description, FAILED, *_explain(exc, current)))
@@ -116,8 +122,36 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Sc
             results.append(_result(one.name, one.description, FAILED, message, _LAB_BUG))
         else:
             results.append(_result(one.name, one.description, PASSED))
-    status = PASSED if all(r["status"] == PASSED for r in results) else FAILED
-    return _step(current, status, results)
+    return _root_causes_first(checks, results)
+
+
+def _root_causes_first(checks, results: list[dict]) -> list[dict]:
+    """A failure that follows from another failed check says so (and gives no hint of its own, which would point
+    away from the cause); the failures that are causes come first."""
+    failed = {r["name"]: r for r in results if r["status"] == FAILED}
+    for one, result in zip(checks, results):
+        roots = [failed[name] for name in one.follows if name in failed and name != one.name]
+        if result["status"] == FAILED and roots:
+            result["message"] = f"follows from: {roots[0]['description']} (fix that first)"
+            result["hint"] = ""
+            result["follows"] = roots[0]["name"]
+    causes = [r for r in results if r["status"] == FAILED and "follows" not in r]
+    return causes + [r for r in results if r not in causes]
+
+
+def _provisional(results: list[dict], blocker: Step) -> list[dict]:
+    """A blocked step's checks, run anyway, so work is never without feedback: each stays blocked (no credit), and
+    says in `would` ("pass" or "fail", with `would_message` and `would_hint`) what it finds now."""
+    waiting = f"blocked until step {blocker.number} ({blocker.function}) passes"
+    return [
+        _result(r["name"], r["description"], BLOCKED, waiting, would="pass" if r["status"] == PASSED else "fail",
+                **({} if r["status"] == PASSED else {"would_message": r["message"], "would_hint": r["hint"]}))
+        for r in results
+    ]
+
+
+def _not_started_step(current: Step, checks) -> dict:
+    return _step(current, NOT_STARTED, [_result(c.name, c.description, NOT_STARTED, _not_started(current)) for c in checks])
 
 
 def _explain(exc: AgentError, current: Step) -> tuple[str, str]:
@@ -144,8 +178,8 @@ def _not_started(current: Step) -> str:
     return f"not started: {current.function} still raises NotImplementedError"
 
 
-def _result(name: str, description: str, status: str, message: str = "", hint: str = "") -> dict:
-    return {"name": name, "description": description, "status": status, "message": message, "hint": hint}
+def _result(name: str, description: str, status: str, message: str = "", hint: str = "", **extra) -> dict:
+    return {"name": name, "description": description, "status": status, "message": message, "hint": hint, **extra}
 
 
 def _step(current: Step, status: str, checks: list[dict]) -> dict:

@@ -16,6 +16,7 @@ class Step:
     title: str
     needs: tuple[int, ...] = ()
     time_limit: float = 3.0  # seconds one call of the learner's function may take before it is stopped
+    hang_hint: str = ""  # what to look for when a call of the function is stopped for taking too long
 
     @property
     def module(self) -> str:
@@ -34,12 +35,17 @@ class Step:
 
 
 STEPS = (
-    Step(1, "extract_code", "find the code in a model's reply"),
-    Step(2, "write_tests", "ask the model for tests", needs=(1,)),
-    Step(3, "write_solution", "ask the model for a solution", needs=(1,)),
-    Step(4, "solve", "loop until the tests pass", needs=(1, 2, 3), time_limit=10.0),
+    Step(1, "extract_code", "find the code in a model's reply",
+         hang_hint="look for a loop in extract_code that never ends, e.g. a while loop whose condition never changes"),
+    Step(2, "write_tests", "ask the model for tests", needs=(1,),
+         hang_hint="write_tests asks once and returns: look for a loop around ask, or input() waiting for a reply"),
+    Step(3, "write_solution", "ask the model for a solution", needs=(1,),
+         hang_hint="write_solution asks once and returns: look for a loop around ask, or input() waiting for a reply"),
+    Step(4, "solve", "loop until the tests pass", needs=(1, 2, 3), time_limit=10.0,
+         hang_hint="does the loop end after max_iters attempts (for _ in range(max_iters)), and stop when a run passes?"),
     # Step 5 only runs the held-out tests, so it can be graded on its own.
-    Step(5, "holdout_check", "check against held-out tests", time_limit=10.0),
+    Step(5, "holdout_check", "check against held-out tests", time_limit=10.0,
+         hang_hint="holdout_check needs one call of harness.run: look for a loop around it"),
 )
 BY_NUMBER = {step.number: step for step in STEPS}
 BY_FUNCTION = {step.function: step for step in STEPS}

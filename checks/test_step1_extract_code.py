@@ -1,6 +1,6 @@
 """Step 1 checks: `extract_code(reply)` finds the code in a model's reply."""
 
-from checks.define import check, cut, fail, need_type, pytest_view
+from checks.define import check, cut, fail, fail_text, need_type, pytest_view
 from checks.scripts import trim
 
 STEP = 1
@@ -22,7 +22,7 @@ def expect_code(got: str, expected: str, hint: str) -> None:
         hint = "did you drop the ```python tag?"
     elif expected in got:
         hint = "return only the code inside the fence, not the words around it"
-    fail(cut(expected), got, hint)
+    fail_text(expected, got, hint)
 
 
 @check

@@ -67,7 +67,7 @@ def returns_the_code_of_the_reply(agent):
     need_extracted(got, agent.script.other.tests, "write_tests", "tests")
 
 
-@check
+@check(follows=("calls_the_given_ask_once", "returns_the_code_of_the_reply"))
 def offline_tests_pass_on_a_correct_solution(agent):
     """with the offline model, its tests pass on a correct solution"""
     tests = offline_tests(agent)
@@ -86,7 +86,7 @@ def offline_tests_pass_on_a_correct_solution(agent):
     )
 
 
-@check
+@check(follows=("calls_the_given_ask_once", "returns_the_code_of_the_reply", "offline_tests_pass_on_a_correct_solution"))
 def offline_tests_catch_the_known_bugs(agent):
     """with the offline model, its tests fail every known-buggy solution"""
     tests = offline_tests(agent)

@@ -1,5 +1,7 @@
 """Step 5 checks: `holdout_check(solution_src)` names the held-out tests a solution fails."""
 
+import ast
+
 import harness
 from checks.define import CheckFailed, check, cut, fail, need, pytest_view
 from checks.scripted import run_tests
@@ -7,8 +9,8 @@ from checks.scripted import run_tests
 STEP = 5
 
 
-def failing_names(agent, solution: str) -> list:
-    got = agent.call("holdout_check", solution)
+def failing_names(agent, solution: str, runs=None) -> list:
+    got = agent.call("holdout_check", solution, runs=runs)
     if isinstance(got, dict):
         fail("a list of test names", got, "return the list result['failed'], not the whole run result")
     if type(got) is not list or not all(type(name) is str for name in got):
@@ -19,10 +21,11 @@ def failing_names(agent, solution: str) -> list:
     return got
 
 
-def expect_names(agent, got: list, solution: str) -> None:
+def expect_names(agent, got: list, solution: str, expected: list | None = None) -> None:
     """`got` names exactly the held-out tests that `solution` fails (as the grader's own run finds them), and it is
     what a run the grader served to this call returned: the list was measured, not remembered or made up."""
-    expected = run_tests(solution, harness.HOLDOUT_TESTS)["failed"]
+    if expected is None:
+        expected = run_tests(solution, harness.HOLDOUT_TESTS)["failed"]
     if sorted(got) != sorted(expected):
         hint = "run harness.HOLDOUT_TESTS against solution_src with harness.run and return result['failed']"
         if not got:
@@ -61,6 +64,42 @@ def catches_a_solution_fitted_to_the_visible_tests(agent):
     """catches a solution that only fits the visible tests (a lookup of their years)"""
     solution = agent.script.fitted
     expect_names(agent, failing_names(agent, solution), solution)
+
+
+# Solutions whose held-out run cannot complete, and what harness.run says then: every test named as failing, and
+# why in `error`. (Served to the agent's harness.run here, rather than waited for, to keep grading quick.)
+_HANGS_WHILE_LOADING = "import time\n\nwhile True:\n    time.sleep(1)\n"
+_CRASHES_THE_TESTS = "import os\n\nos.write(3, b'[[[[[[[[')\n"
+_ERRORS = {
+    _HANGS_WHILE_LOADING: "timeout: the run did not finish within 10 s (does the solution loop forever?)",
+    _CRASHES_THE_TESTS: "crash: the test process stopped before reporting any result",
+}
+
+
+def _run_that_could_not_complete(solution: str, tests: str) -> dict:
+    names = test_names(tests)
+    return {"passed": 0, "failed": names, "total": len(names), "error": _ERRORS.get(solution, "crash: the run stopped"),
+            "output": ""}
+
+
+@check
+def never_reads_an_error_as_nothing_failed(agent):
+    """never says a solution generalises when its held-out run ended in an error"""
+    for solution, error in _ERRORS.items():
+        got = failing_names(agent, solution, runs=_run_that_could_not_complete)
+        need(
+            bool(got),
+            f"expected the held-out tests named as failing when the run could not complete ({error}), got []",
+            "an error is never a pass: return result['failed'], which names every test when the run could not "
+            "complete (and never return [] because result['error'] is set)",
+        )
+        expect_names(agent, got, solution, expected=test_names(harness.HOLDOUT_TESTS))
+
+
+def test_names(source: str) -> list[str]:
+    """The test functions a test source defines, in order (what a run that could not complete names as failing)."""
+    tree = ast.parse(source)
+    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test")]
 
 
 test_check = pytest_view(STEP, __name__)

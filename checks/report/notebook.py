@@ -22,6 +22,11 @@ def title(result: dict) -> str:
     return f"Step {result['step']} · {name}" + (f" ({words})" if words else "")
 
 
+def notebook_of(step: int, name: str) -> str:
+    """The notebook of a step, as named in notebooks/ (the check cell links to the next one)."""
+    return f"{step:02d}_{name}.ipynb"
+
+
 def headline(result: dict, where: str) -> str:
     """The one sentence that says where the step stands and what to do next."""
     status, checks = result["status"], result.get("checks", [])
@@ -35,25 +40,47 @@ def headline(result: dict, where: str) -> str:
         return f"not started: `{name}` in {where} still raises NotImplementedError. Write it, save, run this again."
     if status == "blocked":
         why = next((c.get("message") for c in checks if c.get("message")), "")
-        return f"blocked: {why or 'an earlier step must pass first.'}"
+        then = " Until then, here is what its checks find now (it counts once that step passes)." if any(
+            "would" in c for c in checks) else ""
+        return f"blocked: {why or 'an earlier step must pass first.'}.{then}".replace("..", ".")
     return f"could not be checked: {result.get('error', 'unknown problem')}"
 
 
 def _listed(result: dict) -> list[dict]:
-    """The checks worth listing: all of them, unless the step is not started or blocked (then they wait)."""
-    return [] if result["status"] in ("not started", "blocked") else result.get("checks", [])
+    """The checks worth listing: all of them, unless the step is not started, or blocked without a verdict of its
+    own yet (then they wait)."""
+    checks = result.get("checks", [])
+    if result["status"] == "not started" or (result["status"] == "blocked" and not any("would" in c for c in checks)):
+        return []
+    return checks
+
+
+def _verdict(check: dict) -> tuple[str, str, str]:
+    """(" (would pass)" or "", message, hint) of a check as shown: a blocked check shows what it would say."""
+    if "would" in check:
+        return f" (would {check['would']})", check.get("would_message", ""), check.get("would_hint", "")
+    return "", check.get("message", ""), check.get("hint", "")
+
+
+def _unseen(hint: str, hints: set) -> str:
+    """A hint the first time a step shows it; "" after that (one mistake, one hint)."""
+    if not hint or hint in hints:
+        return ""
+    hints.add(hint)
+    return hint
 
 
 def step_text(result: dict, where: str, note: str = "") -> str:
     checks = result.get("checks", [])
-    lines = [f"{title(result)}: {headline(result, where)}"]
+    lines, hints = [f"{title(result)}: {headline(result, where)}"], set()
     for check in _listed(result):
-        lines.append(f"  {MARKS.get(check['status'], ':|')} {check['description']}")
-        if check["status"] == "failed":
-            lines += [f"      {line}" for line in cut(check.get("message") or "", SHOWN).splitlines()]
-            if check.get("hint"):
-                lines.append(f"      hint: {check['hint']}")
-    if result["status"] in ("not started", "blocked") and checks:
+        would, message, hint = _verdict(check)
+        lines.append(f"  {MARKS.get(check['status'], ':|')} {check['description']}{would}")
+        if check["status"] == "failed" or check.get("would") == "fail":
+            lines += [f"      {line}" for line in cut(message, SHOWN).splitlines()]
+            if _unseen(hint, hints):
+                lines.append(f"      hint: {hint}")
+    if not _listed(result) and result["status"] in ("not started", "blocked") and checks:
         lines.append("  What the check looks for:")
         lines += [f"    - {c['description']}" for c in checks]
     if note:
@@ -70,21 +97,22 @@ def step_html(result: dict, where: str, note: str = "") -> str:
         f'<div style="font-weight: bold; color: {colour}">{GLYPHS.get(status, GLYPHS["failed"])} '
         f"{esc(title(result))}: {code_spans(headline(result, where))}</div>",
     ]
-    listed = _listed(result)
+    listed, hints = _listed(result), set()
     if listed:
         parts.append('<ul style="list-style: none; padding-left: 0.5em; margin: 6px 0">')
         for check in listed:
+            would, message, hint = _verdict(check)
             mark = f'<span style="color: {COLOURS.get(check["status"], COLOURS["not started"])}">' \
                    f'{GLYPHS.get(check["status"], GLYPHS["not started"])}</span>'
-            parts.append(f'<li style="margin: 3px 0">{mark} {esc(check["description"])}')
-            if check["status"] == "failed":
-                if check.get("message"):
+            parts.append(f'<li style="margin: 3px 0">{mark} {esc(check["description"])}<i>{esc(would)}</i>')
+            if check["status"] == "failed" or check.get("would") == "fail":
+                if message:
                     parts.append(
                         '<pre style="margin: 4px 0 2px 1.5em; padding: 4px 8px; background: #f6f8fa; '
-                        f'white-space: pre-wrap">{esc(cut(check["message"], SHOWN))}</pre>'
+                        f'white-space: pre-wrap">{esc(cut(message, SHOWN))}</pre>'
                     )
-                if check.get("hint"):
-                    parts.append(f'<div style="margin-left: 1.5em"><b>Hint:</b> <i>{esc(check["hint"])}</i></div>')
+                if _unseen(hint, hints):
+                    parts.append(f'<div style="margin-left: 1.5em"><b>Hint:</b> <i>{esc(hint)}</i></div>')
             parts.append("</li>")
         parts.append("</ul>")
     elif checks:

@@ -21,21 +21,40 @@ def to_text(report: dict, *, colour: bool = False) -> str:
             lines.append(f"{mark(FAILED)} {title}: not checked, agent.py does not load")
             continue
         lines.append(title)
-        if result["status"] in (NOT_STARTED, BLOCKED):
+        if result["status"] == NOT_STARTED:
             lines.append(f"   {result['checks'][0]['message']}")
+        if result["status"] == BLOCKED:
+            lines.append(f"   {waiting(result)}")
+        hints: set[str] = set()  # a hint said once in a step is not repeated under every check it applies to
         for one in result["checks"]:
-            lines.append(f"  {mark(one['status'])} {one['description']}")
-            if one["status"] == FAILED:
-                lines += ["  " + line for line in _details(one)]
+            lines.append(f"  {mark(one['status'])} {one['description']}" + _would(one))
+            if one["status"] == FAILED or one.get("would") == "fail":
+                lines += ["  " + line for line in _details(one, hints)]
     total = report["total"]
     lines += ["", f"{report['passed']}/{total} step{'s' if total != 1 else ''} passed"]
     return "\n".join(lines)
 
 
-def _details(one: dict) -> list[str]:
-    lines = [f"     {line}" for line in one["message"].splitlines()]
-    if one["hint"]:
-        lines.append(f"     hint: {one['hint']}")
+def waiting(result: dict) -> str:
+    """What a blocked step says once: what it waits for, and that its checks' verdicts below do not count yet."""
+    message = result["checks"][0]["message"] if result["checks"] else "blocked"
+    if any("would" in c for c in result["checks"]):
+        return f"{message}; until then, what its checks find now (no credit yet):"
+    return message
+
+
+def _would(one: dict) -> str:
+    return {"pass": " (would pass)", "fail": " (would fail)"}.get(one.get("would", ""), "")
+
+
+def _details(one: dict, hints: set | None = None) -> list[str]:
+    message = one.get("would_message", one["message"]) if one.get("would") else one["message"]
+    hint = one.get("would_hint", "") if one.get("would") else one["hint"]
+    lines = [f"     {line}" for line in message.splitlines()]
+    if hint and (hints is None or hint not in hints):
+        lines.append(f"     hint: {hint}")
+        if hints is not None:
+            hints.add(hint)
     return lines
 
 

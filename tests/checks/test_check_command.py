@@ -32,7 +32,9 @@ def test_a_failed_check_shows_its_message_and_hint_below_it(capsys):
     lines = out.splitlines()
     at = lines.index("  :( returns the code of a ```python block, without the python tag")
     assert lines[at + 1].strip().startswith("expected ")
-    assert lines[at + 2].strip() == "hint: did you drop the ```python tag?"
+    below = lines[at + 1 : next(i for i in range(at + 1, len(lines)) if lines[i].startswith("  :"))]
+    assert below[-1].strip() == "hint: did you drop the ```python tag?"  # the message, shown as text, then the hint
+    assert all(line.startswith("       ") for line in below)
     assert lines[-1] == "0/1 step passed"
 
 

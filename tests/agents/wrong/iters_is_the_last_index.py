@@ -3,7 +3,7 @@
 import harness
 from solutions.agent import _describe_failure, extract_code, holdout_check, write_solution, write_tests  # noqa: F401
 
-EXPECTED = {"step": 4, "check": "counts_and_records_each_attempt", "says": "iters=2"}
+EXPECTED = {"step": 4, "check": "counts_and_records_each_attempt", "says": "iters=3"}
 
 
 def solve(spec, ask=harness.ask, max_iters=4):
