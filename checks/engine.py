@@ -169,6 +169,9 @@ def _explain(exc: AgentError, current: Step) -> tuple[str, str]:
         return str(exc), f"{current.function} calls {info['in']}, which is not written yet: finish that step first"
     if info["type"] == "SystemExit":
         return str(exc), "return a value instead of calling exit()"
+    if exc.is_a_limit:
+        return str(exc), (f"{current.function} asks or runs far more than it needs: look at the loop on that line; "
+                          "`spec2code try` shows each round as it happens")
     if info["type"] == "TypeError" and "argument" in info["message"]:
         return str(exc), "keep the parameters of the stub (same names, same defaults), and call functions that way"
     return str(exc), "read the error and the line it names; `python lab/try_it.py` runs your functions so you can see it"

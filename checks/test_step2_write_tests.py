@@ -40,7 +40,7 @@ def calls_the_given_ask_once(agent):
 
 @check
 def puts_the_spec_in_the_prompt(agent):
-    """puts the spec it is given in the prompt"""
+    """puts the spec it is given in the prompt (the checks give it a spec other than leap year)"""
     prompt = prompt_sent(scripted_call(agent)[1], "write_tests")
     need(
         agent.script.other.spec.strip() in prompt,

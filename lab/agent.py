@@ -8,16 +8,16 @@ import harness
 
 
 def extract_code(reply):
-    """Step 1. Return the code in a model's reply.
+    r"""Step 1. Return the code in a model's reply.
 
     If the reply has a ``` fence, return the code of the first fenced block,
     without the fence lines and without a leading `python` tag. Otherwise the
     model sent bare code: return the whole reply, stripped of surrounding
     whitespace.
 
-    >>> extract_code("Here you go:\\n```python\\nx = 1\\n```\\nEnjoy!")
+    >>> extract_code("Here you go:\n```python\nx = 1\n```\nEnjoy!")
     'x = 1'
-    >>> extract_code("  x = 1\\n")
+    >>> extract_code("  x = 1\n")
     'x = 1'
     """
     raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")

@@ -76,7 +76,8 @@ class Tried:
             if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in BY_FUNCTION:
                 raise Stop(f"{info['in']} is not started yet: that's the next step to write. Stopping here.", 0) \
                     from None
-            at = f" ({self.agent.path.name} line {info['line']}, in {info['in']})" if info.get("line") else ""
+            inner = function if exc.is_a_limit else info["in"]
+            at = f" ({self.agent.path.name} line {exc.line}, in {inner})" if exc.line else ""
             raise Stop(f"Your code raised {info['type']}: {info['message']}{at}\n"
                        "Fix it, then run this again (and `spec2code check` to grade it).", 1) from None
         except TimedOut:

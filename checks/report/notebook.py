@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import html
+import re
 
 from harness.text import cut
 
+from ..steps import BY_NUMBER
 from .marks import COLOURS, GLYPHS, MARKS
 
 SHOWN = 1500  # characters of a check's message shown before it is cut short
 
 
 def code_spans(text: str) -> str:
-    """Escape text for HTML, turning `backticked` words into <code>."""
+    """Escape text for HTML, turning `backticked` words into <code>, and a notebook's name into a link to it."""
     pieces = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+    return "".join(_code(p) if i % 2 else p for i, p in enumerate(pieces))
+
+
+def _code(piece: str) -> str:
+    if re.fullmatch(r"\d\d_\w+\.ipynb", piece):
+        return f'<a href="{piece}"><code>{piece}</code></a>'
+    return f"<code>{piece}</code>"
 
 
 def title(result: dict) -> str:
@@ -32,7 +40,10 @@ def headline(result: dict, where: str) -> str:
     status, checks = result["status"], result.get("checks", [])
     done = sum(c["status"] == "passed" for c in checks)
     if status == "passed":
-        return f"passed: all {len(checks)} checks pass. On to the next step!"
+        after = BY_NUMBER.get(result.get("step", 0) + 1)
+        return f"passed: all {len(checks)} checks pass. " + (
+            f"On to the next step: `{notebook_of(after.number, after.function)}`." if after
+            else "That was the last step: well done!")
     if status == "failed":
         return f"failed: {done} of {len(checks)} checks pass. Fix {where}, save it, and run this cell again."
     if status == "not started":

@@ -8,14 +8,30 @@ class AgentError(Exception):
     """The learner's function did not return a value: it raised, hung, or its process ended."""
 
 
+# What the lab itself raises in an agent's process when a call asks or runs too often: the fault is in the loop of
+# the step's own function, not at the line of the ask or run it happened to reach.
+LIMITS = ("ask was called more than", "harness.run was called more than")
+
+
 class Raised(AgentError):
-    """The function raised an exception; `.info` describes it (wire.describe: type, message, line, source, in)."""
+    """The function raised an exception; `.info` describes it (wire.describe: type, message, line, source, in,
+    frames). `.line` is where to look: the line that raised, or, for the lab's own limits, the line in the step's
+    own function."""
 
     def __init__(self, function: str, info: dict):
         self.function, self.info = function, info
-        where = f" (agent.py line {info['line']})" if info.get("line") else ""
-        inner = f" in {info['in']}" if info.get("in") and info["in"] != function else ""
+        self.line, inner = info.get("line"), info.get("in")
+        if info.get("message", "").startswith(LIMITS):
+            own = [line for name, line in info.get("frames", []) if name == function]
+            self.line, inner = (own[-1] if own else self.line), function
+        where = f" (agent.py line {self.line})" if self.line else ""
+        inner = f" in {inner}" if inner and inner != function else ""
         super().__init__(f"{function} raised {info['type']}{inner}: {info['message']}{where}".strip())
+
+    @property
+    def is_a_limit(self) -> bool:
+        """The lab stopped the call: it asked or ran far more than the step needs (a loop that does not end)."""
+        return self.info.get("message", "").startswith(LIMITS)
 
 
 class NotStarted(AgentError):

@@ -26,6 +26,7 @@ __all__ = ["Agent", "AgentError", "Crashed", "LabModel", "LoadFailed", "NotStart
 LOAD_LIMIT = 10.0  # seconds agent.py may take to import
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
 MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
+MAX_ASKS = 50  # prompts one call may send to the lab's model; likewise
 SERVED_LIMIT = 60.0  # seconds of asks and runs one call may have answered, beyond its own time limit
 
 
@@ -152,7 +153,7 @@ class Agent:
         encoded = {"args": wire.encode(list(args), model_or_refuse), "kwargs": wire.encode(kwargs, model_or_refuse)}
         self.load()
         self._next_id += 1
-        self.served = []
+        self.served, self._asked = [], 0
         request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"]}
         deadline = time.monotonic() + time_limit
         served_until = deadline + SERVED_LIMIT  # however much is answered for it, a call ends by then
@@ -199,6 +200,10 @@ class Agent:
             model = self.model if self.model is not None else models[0]
         else:
             return {"id": self._next_id, "error": "harness.ask is not part of this step: no model to ask here"}
+        self._asked += 1
+        if self._asked > MAX_ASKS:
+            return {"id": self._next_id, "error": f"ask was called more than {MAX_ASKS} times in one call: is it in a "
+                                                  "loop?"}
         prompt = wire.decode(message.get("ask"), _opaque)
         sample = message.get("sample")
         sample = sample if isinstance(sample, int) and not isinstance(sample, bool) and sample >= 0 else 0

@@ -98,7 +98,7 @@ def describe(exc: BaseException, agent: str, function: str | None = None) -> dic
         line, source, where = mine[-1].lineno, (mine[-1].line or "").strip(), mine[-1].name
     stub = isinstance(exc, NotImplementedError) and bool(frames) and frames[-1] in mine
     described = {"type": type(exc).__name__, "message": cut(message, MAX_TEXT), "line": line, "source": source,
-                 "in": where, "stub": stub}
+                 "in": where, "stub": stub, "frames": [[f.name, f.lineno] for f in mine[-8:]]}
     if isinstance(exc, SystemExit):
         described["exit"] = exc.code if isinstance(exc.code, (int, str)) or exc.code is None else repr(exc.code)
     return described
@@ -114,7 +114,11 @@ def info(raw) -> dict:
 
     line = raw.get("line")
     exit_code = raw.get("exit")
+    frames = raw.get("frames") if isinstance(raw.get("frames"), list) else []
+    frames = [(clean(cut(f[0], 100)), f[1]) for f in frames[-8:]
+              if isinstance(f, list) and len(f) == 2 and isinstance(f[0], str) and type(f[1]) is int]
     return {
+        "frames": frames,
         "type": text("type", 100) or "an exception",
         "message": text("message", MAX_TEXT) or "",
         "line": line if isinstance(line, int) and not isinstance(line, bool) else None,

@@ -195,7 +195,7 @@ def _call(agent: Agent, path: Path, name: str, *args, **kwargs):
                 f"{_step(info['in'])} is not started yet in {_shown(path)}; "
                 "try --agent solutions/agent.py to see the reference"
             ) from None
-        at = f" at {_shown(path)}:{info['line']}" if info.get("line") else ""
+        at = f" at {_shown(path)}:{error.line}" if error.line else ""
         message = f": {one_line(info['message'], 120)}" if info["message"] else ""
         raise AgentFileError(f"{_step(name)} raised {info['type']}{message}{at}") from None
     except TimedOut:

@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 
 from checks.report import COLOURS, GLYPHS
-from checks.report.notebook import step_html, step_text
+from checks.report.notebook import notebook_of, step_html, step_text
 from harness import settings
 
-from .displays import Message, Table
+from .displays import Link, Message, Table
 
 
 def check_step(step: int, agent_path=None) -> "Report":
@@ -37,16 +37,21 @@ def progress(agent_path=None) -> "Table | Message":
         graded = grade_agent(str(path))
     except Exception as exc:
         return Message(f"The steps could not be checked: {_describe(exc)}", colour=COLOURS["failed"])
+    loads = [c for s in graded["steps"] for c in s["checks"] if c["name"] == "loads"]
+    if loads and len(loads) == len(graded["steps"]):  # one reason for every step: say it once
+        return Message(f"{settings.shown(path)} does not load, so no step can be checked yet: {loads[0]['message']} "
+                       f"Hint: {loads[0]['hint']}.", colour=COLOURS["failed"])
     rows = [
-        [f"{GLYPHS.get(s['status'], '?')} step {s['step']}", s["name"], s["status"], _next_word(s)]
+        [f"{GLYPHS.get(s['status'], '?')} step {s['step']}", s["name"], s["status"], _notebook(s)]
         for s in graded["steps"]
     ]
     caption = f"{settings.shown(path)}: {graded['passed']} of {graded['total']} steps pass"
     return Table(["", "function", "status", "notebook"], rows, caption)
 
 
-def _next_word(step: dict) -> str:
-    return f"notebooks/{step['step']:02d}_{step['name']}.ipynb"
+def _notebook(step: dict) -> Link:
+    name = notebook_of(step["step"], step["name"])
+    return Link(f"notebooks/{name}", name)
 
 
 def _describe(exc: Exception) -> str:

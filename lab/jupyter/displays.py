@@ -7,7 +7,20 @@ import html
 from checks.report import COLOURS
 from checks.report.notebook import code_spans
 
-__all__ = ["Chart", "Message", "Table", "code_spans"]
+__all__ = ["Chart", "Link", "Message", "Table", "code_spans"]
+
+
+class Link:
+    """A file of the lab, named in a table: a link JupyterLab opens in a tab (relative to notebooks/), its name in text."""
+
+    def __init__(self, text: str, href: str):
+        self.text, self.href = text, href
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return f'<a href="{html.escape(self.href)}">{html.escape(self.text)}</a>'
 
 
 class Table:
@@ -27,11 +40,15 @@ class Table:
         esc = html.escape
         head = "".join(f'<th style="text-align: left">{esc(c)}</th>' for c in self.columns)
         body = "".join(
-            "<tr>" + "".join(f'<td style="text-align: left">{esc(str(c))}</td>' for c in row) + "</tr>"
+            "<tr>" + "".join(f'<td style="text-align: left">{_cell(c)}</td>' for c in row) + "</tr>"
             for row in self.rows
         )
         caption = f"<caption>{esc(self.caption)}</caption>" if self.caption else ""
         return f'<table class="spec2code-table">{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _cell(value) -> str:
+    return value._repr_html_() if isinstance(value, Link) else html.escape(str(value))
 
 
 class Chart:

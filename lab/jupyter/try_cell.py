@@ -40,12 +40,13 @@ def try_function(function: str, *args, agent_path=None, timeout: float | None = 
         except Unsendable as exc:
             return tried(problem=f"The arguments cannot be sent to the child process ({exc}).")
         except LoadFailed as exc:
-            return tried(problem=_load_problem(exc, function, shown))
+            return tried(problem=_load_problem(exc, function, shown), source=exc.info.get("source") or "")
         except NotStarted:
             return tried(problem=f"{_step_name(function, capital=True)} is not started yet: it still raises "
                                  f"NotImplementedError. Write it in {shown}, save, and run this cell again.")
         except Raised as exc:
-            return tried(problem=_raised_problem(exc, function, shown))
+            source = "" if exc.is_a_limit else exc.info.get("source") or ""
+            return tried(problem=_raised_problem(exc, function, shown), source=source)
         except TimedOut:
             return tried(problem=(
                 f"`{function}` did not finish within {timeout:g} s, so it was stopped. Look for a loop that "
@@ -84,6 +85,8 @@ def _raised_problem(exc: Raised, function: str, shown: str) -> str:
     if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in BY_FUNCTION:
         return (f"`{function}` calls {_step_name(info['in'])}, which is not started yet: it still raises "
                 f"NotImplementedError. Write it in {shown}, save, and run this cell again.")
+    if exc.is_a_limit:  # the lab stopped a loop: point at the step's own line, not the ask it happened to reach
+        info = dict(info, line=exc.line, source=None)
     return f"`{function}` raised {info['type']}: {cut(info['message'], 500)}{_where(info, shown)}."
 
 
@@ -97,19 +100,24 @@ def _where(info: dict, shown: str) -> str:
 class Tried:
     """What one "try it" call gave: a value, or a problem in words, plus the model calls made and anything printed."""
 
-    def __init__(self, function, path, *, value=None, problem="", asks=(), printed="", shown_value=None):
+    def __init__(self, function, path, *, value=None, problem="", asks=(), printed="", source=""):
         self.function, self.path, self.value, self.problem = function, path, value, problem
         self.asks, self.printed = list(asks), printed
-        self._shown_value = shown_value
+        self.source = source  # the line of the learner's code the problem is about, shown as code
 
     @property
     def ok(self) -> bool:
         return not self.problem
 
+    def _returned(self) -> str:
+        """What kind of value came back: a str is then shown as text, anything else as Python writes it."""
+        if isinstance(self.value, str):
+            lines = self.value.count("\n") + 1
+            return "returned: an empty str" if not self.value else f"returned: a str ({lines} line{'s' * (lines > 1)})"
+        return f"returned: a {type(self.value).__name__}" if self.value is not None else "returned: None"
+
     def _value_text(self) -> str:
-        if self._shown_value is not None:
-            return self._shown_value
-        if isinstance(self.value, str) and "\n" in self.value:
+        if isinstance(self.value, str):  # text is shown as text, one line or many (no quotes, no \n)
             return self.value
         return pprint.pformat(self.value, width=100, sort_dicts=False)
 
@@ -121,7 +129,7 @@ class Tried:
         if self.printed.strip():
             lines += ["--- printed ---", cut(self.printed.rstrip(), SHOWN)]
         if self.ok:
-            lines += [f"{self.function} returned:", cut(self._value_text(), SHOWN)]
+            lines += [f"{self.function} {self._returned()}", cut(self._value_text(), SHOWN)]
         else:
             lines.append(self.problem)
         return "\n".join(lines)
@@ -139,12 +147,22 @@ class Tried:
         if self.printed.strip():
             parts.append(f"<div>Printed:</div><pre {pre}>{esc(cut(self.printed.rstrip(), SHOWN))}</pre>")
         if self.ok:
-            parts.append(f"<div><code>{esc(self.function)}</code> returned:</div>")
-            parts.append(f"<pre {pre}>{esc(cut(self._value_text(), SHOWN))}</pre>")
+            parts.append(f"<div><code>{esc(self.function)}</code> {esc(self._returned())}</div>")
+            if self.value != "":
+                parts.append(f"<pre {pre}>{esc(cut(self._value_text(), SHOWN))}</pre>")
         else:
             colour = COLOURS["not started"] if "not started" in self.problem else COLOURS["failed"]
             parts.append(
-                f'<div style="border-left: 6px solid {colour}; padding: 4px 10px">{code_spans(self.problem)}</div>'
+                f'<div style="border-left: 6px solid {colour}; padding: 4px 10px">{self._problem_html()}</div>'
             )
         parts.append("</div>")
         return "".join(parts)
+
+    def _problem_html(self) -> str:
+        """The problem in words, with the learner's line of code shown as code: backticks in the code (```) would
+        otherwise be read as the start and end of code spans."""
+        for quoted in (f"`{self.source}`", f"\n    {self.source}"):
+            if self.source and quoted in self.problem:
+                before, after = self.problem.split(quoted, 1)
+                return f"{code_spans(before)}<pre>{html.escape(self.source)}</pre>{code_spans(after)}"
+        return code_spans(self.problem)

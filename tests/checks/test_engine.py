@@ -192,3 +192,17 @@ def test_pytest_in_the_grader_is_out_of_reach_of_an_agent_that_patches_it():
     assert len(outcomes) == sum(len(step.checks()) for step in checks.STEPS)
     for step in checks.STEPS:
         assert any(outcomes[(step.number, c.name)] != "PASSED" for c in step.checks())
+
+
+def test_a_loop_that_asks_without_end_is_reported_at_its_own_line(tmp_path):
+    source = render().replace(
+        'raise NotImplementedError("step 4 (solve) is not started yet: replace this line with your code")',
+        "tests = write_tests(spec, ask)\n    while True:\n        code = write_solution(spec, ask)",
+    ).replace("import harness", "import harness\nfrom solutions.agent import extract_code, write_solution, write_tests")
+    for name in ("extract_code", "write_tests", "write_solution"):
+        source = source.replace(f"\ndef {name}(", f"\ndef _unused_{name}(")
+    line = source.splitlines().index("        code = write_solution(spec, ask)") + 1
+    report = checks.grade_agent(write_agent(tmp_path, source), steps=[4])
+    first = report["steps"][0]["checks"][0]
+    assert first["message"].endswith(f"(agent.py line {line})")  # the loop in solve, not the ask in write_solution
+    assert "in write_solution" not in first["message"] and "look at the loop on that line" in first["hint"]
