@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lab.jupyter import launcher as launch
+from tests.shipped import stubs_file
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -45,8 +46,8 @@ def server(tmp_path_factory):
     """
     launch.setup()
     port, token = launch.free_port(17000 + os.getpid() % 1000), secrets.token_hex(16)
-    env = {k: v for k, v in os.environ.items() if k != "SPEC2CODE_AGENT"}
     home = tmp_path_factory.mktemp("jupyterlab")
+    env = dict(os.environ, SPEC2CODE_AGENT=str(stubs_file(home)))  # the stubs, whatever lab/agent.py holds
     autosave = home / "user-settings" / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
     autosave.parent.mkdir(parents=True)
     autosave.write_text('{"autosave": false}', encoding="utf-8")

@@ -1,10 +1,12 @@
 """`spec2code grade`: a small class of known agents graded once, then checked in every output format."""
 
+import atexit
 import contextlib
 import csv
 import io
 import json
 import shutil
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,8 +19,12 @@ from checks.steps import STEPS
 from checks.submissions import Submission
 from harness.settings import PROJECT_ROOT as ROOT
 from harness.settings import REFERENCE_AGENT
+from tests.shipped import stubs_file
 
-STUBS = ROOT / "lab" / "agent.py"
+# The stubs as shipped, in a copy of the lab's layout (a student's lab/agent.py plays no part). Its folder names it.
+_STUBS_HOME = Path(tempfile.mkdtemp(prefix="spec2code-grade-"))
+atexit.register(shutil.rmtree, _STUBS_HOME, True)
+STUBS = stubs_file(_STUBS_HOME / "lab-copy")
 N_STEPS = len(STEPS)
 
 WRONG = ROOT / "tests" / "agents" / "wrong"  # the corpus of typical mistakes, each breaking one step
@@ -293,7 +299,7 @@ def test_the_spec2code_command_dispatches_to_grade(capsys):
 
     assert cli.main(["grade", str(STUBS), "--format", "json"]) == 0
     (stubs,) = json.loads(capsys.readouterr().out)
-    assert stubs["submission"] == ROOT.name  # an agent.py is named by its folder (lab/'s parent, for the lab's own)
+    assert stubs["submission"] == "lab-copy"  # an agent.py is named by its folder (lab/'s parent, for the lab's own)
     assert stubs["score"] == 0
 
 

@@ -4,10 +4,11 @@ import ast
 
 import pytest
 
-from checks.steps import STEPS
+from checks.steps import STEPS, first_not_started
 from lab.commands.stubs import render
 from tests.paths import LAB_AGENT
 from tests.paths import REFERENCE_AGENT as REFERENCE
+from tests.shipped import worked_copy
 
 
 def contract(source: str) -> list:
@@ -22,11 +23,15 @@ def contract(source: str) -> list:
 def test_the_stubs_have_the_references_functions_signatures_and_docstrings():
     reference = contract(REFERENCE.read_text())
     assert [name for name, _, _ in reference] == [step.function for step in STEPS]
-    assert contract(LAB_AGENT.read_text()) == reference
     assert contract(render()) == reference
+    if contract(LAB_AGENT.read_text()) != reference and first_not_started(LAB_AGENT.read_text()) is not STEPS[0]:
+        worked_copy("lab/agent.py")
+    assert contract(LAB_AGENT.read_text()) == reference
 
 
 def test_the_committed_stubs_are_what_reset_restores():
+    if LAB_AGENT.read_text() != render() and first_not_started(LAB_AGENT.read_text()) is not STEPS[0]:
+        worked_copy("lab/agent.py")
     assert LAB_AGENT.read_text() == render()
 
 

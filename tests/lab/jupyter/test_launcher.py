@@ -21,6 +21,7 @@ import pytest
 
 from lab.jupyter import launcher as launch
 from tests.paths import ROOT
+from tests.shipped import stubs_file
 
 START_TIMEOUT = 120  # seconds for the launcher to print its URL on a slow, busy machine
 URL = re.compile(r"(http://127\.0\.0\.1:(\d+)/lab/tree/notebooks/00_start\.ipynb\?token=(\w+))")
@@ -162,8 +163,9 @@ def stop_lab(process):
 
 
 @pytest.fixture(scope="module")
-def lab():
-    running = start_lab()
+def lab(tmp_path_factory):
+    """The lab as `spec2code lab` opens it, on the stubs (a student's own lab/agent.py plays no part)."""
+    running = start_lab({"SPEC2CODE_AGENT": str(stubs_file(tmp_path_factory.mktemp("stubs")))})
     yield running
     stop_lab(running.process)
 
