@@ -15,6 +15,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+try:
+    import pytest  # noqa: F401 - the sandbox runs every test with it
+except ImportError:
+    sys.exit(
+        f"This Python ({sys.executable}) does not have the lab's packages (pytest is missing), so your code cannot "
+        "be run here. Use the lab's own Python: .venv/bin/python lab/try_it.py (or run "
+        "`source .venv/bin/activate` once, then python lab/try_it.py)."
+    )
+
 import harness  # noqa: E402 - after the project folder is on the path
 from checks.runner import Agent, AgentError, LabModel, LoadFailed, NotStarted, Raised, TimedOut  # noqa: E402
 from checks.steps import BY_FUNCTION, try_time_limit  # noqa: E402

@@ -1,4 +1,8 @@
-"""`spec2code compare [STEP] [--agent PATH]`: your function, then the reference's, for when you have tried."""
+"""`spec2code compare [STEP] [--agent PATH] [--yes]`: your function, then the reference's, for when you have tried.
+
+A step you have not started is not shown without asking first (or --yes): reading an answer before trying teaches
+far less than finding it.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,9 @@ import ast
 import sys
 from pathlib import Path
 
-from checks.steps import STEPS, step
+from checks.steps import STEPS, is_stub, step
+from harness.errors import LabError
+from harness.files import read_source
 from harness.settings import REFERENCE_AGENT, agent_path, shown
 
 WARNING = (
@@ -23,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("step", nargs="?", metavar="STEP", help="a step number or function name (default: all)")
     parser.add_argument("--agent", metavar="PATH", help="your agent.py (default: $SPEC2CODE_AGENT or lab/agent.py)")
+    parser.add_argument("--yes", action="store_true", help="show steps you have not started without asking")
     args = parser.parse_args(argv)
     try:
         chosen = [step(args.step)] if args.step else list(STEPS)
@@ -32,7 +39,15 @@ def main(argv: list[str] | None = None) -> int:
     print(WARNING)
     yours, problem = functions_in(path)
     reference, _ = functions_in(REFERENCE_AGENT)
+    source = _source(path)
+    if problem:
+        print(f"\n{problem}")
+    held_back = []
     for current in chosen:
+        started = problem is None and current.function in yours and not is_stub(source, current.function)
+        if not started and not args.yes and not _ask_to_show(current):
+            held_back.append(current)
+            continue
         print(f"\n{'=' * 30} Step {current.number} ({current.function}): {current.title} {'=' * 30}")
         print(f"\n--- yours ({shown(path)}) ---\n")
         if problem:
@@ -40,12 +55,33 @@ def main(argv: list[str] | None = None) -> int:
         elif current.function not in yours:
             print(f"(no function named {current.function})")
         else:
-            code = yours[current.function]
-            stub = "raise NotImplementedError" in code and code.count("\n") < 40
-            print(code + ("\n\n(still the stub: try it first!)" if stub else ""))
+            print(yours[current.function] + ("" if started else "\n\n(still the stub: try it first!)"))
         print(f"\n--- reference ({shown(REFERENCE_AGENT)}) ---\n")
         print(reference[current.function])
+    if held_back:
+        steps = ", ".join(f"{s.number} ({s.function})" for s in held_back)
+        print(f"\nNot shown, because you have not started them yet: step{'s' * (len(held_back) > 1)} {steps}. "
+              f"Try first; `spec2code compare {held_back[0].number} --yes` shows the reference anyway.")
     return 0
+
+
+def _ask_to_show(current) -> bool:
+    """Ask on a terminal whether to show the reference of a step not started; anywhere else, do not."""
+    if not sys.stdin.isatty():
+        return False
+    try:
+        answer = input(f"You have not started step {current.number} ({current.function}) yet. "
+                       "Show the reference anyway? [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _source(path: Path) -> str:
+    try:
+        return read_source(path)
+    except (OSError, LabError):
+        return ""
 
 
 def functions_in(path: Path) -> tuple[dict[str, str], str | None]:

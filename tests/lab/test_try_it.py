@@ -48,3 +48,14 @@ def test_try_it_shows_an_error_in_the_agent_without_a_traceback(tmp_path):
     assert done.returncode == 1
     assert "IndexError: list index out of range (agent.py line" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_python_without_the_labs_packages_is_told_which_python_to_use(tmp_path):
+    fake = tmp_path / "site"
+    (fake / "pytest").mkdir(parents=True)
+    (fake / "pytest" / "__init__.py").write_text("raise ImportError('no pytest here')\n")
+    done = subprocess.run([sys.executable, str(ROOT / "lab" / "try_it.py")], capture_output=True, text=True,
+                          timeout=60, env={"PYTHONPATH": str(fake), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 1 and done.stdout == ""
+    assert "does not have the lab's packages (pytest is missing)" in done.stderr
+    assert ".venv/bin/python lab/try_it.py" in done.stderr and "Traceback" not in done.stderr
