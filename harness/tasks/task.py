@@ -37,11 +37,11 @@ class Task:
     function: str  # "is_leap_year": what the tests call
     title: str  # a few words for tables
     difficulty: int  # 1 (easiest) to 5
-    spec: str  # what the agent is given: every rule, every rejected input
-    reference: str  # a correct solution
-    buggy: dict[str, str] = field(default_factory=dict)  # planted bugs: name -> source
-    holdout_tests: str = ""  # pytest source, never shown to the model
-    script: Script | None = None  # what the offline model writes for it
+    spec: str = field(repr=False)  # what the agent is given: every rule, every rejected input
+    reference: str = field(repr=False)  # a correct solution
+    buggy: dict[str, str] = field(default_factory=dict, repr=False)  # planted bugs: name -> source
+    holdout_tests: str = field(default="", repr=False)  # pytest source, never shown to the model
+    script: Script | None = field(default=None, repr=False)  # what the offline model writes for it
 
 
 def mutate(source: str, old: str, new: str) -> str:
