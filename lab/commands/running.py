@@ -48,7 +48,7 @@ def solve_on(agent: Agent, path: Path, task: Task, *, max_iters: int, trail: Tra
     measured.visible = harness.run(code, tests) if tests.strip() else None
     measured.held_out = harness.run(code, task.holdout_tests)
     measured.review = review(code, tests, runs)
-    trail.note("verdict", task=task.name, visible=_summary(measured.visible), held_out=_summary(measured.held_out),
+    trail.note("verdict", task=task.name, visible=summary(measured.visible), held_out=summary(measured.held_out),
                review=measured.review)
     return measured
 
@@ -162,7 +162,8 @@ def _passes(result) -> bool:
     return isinstance(result, dict) and result["error"] is None and not result["failed"] and result["passed"] > 0
 
 
-def _summary(result) -> dict | None:
+def summary(result) -> dict | None:
+    """A run result as the trail's verdict keeps it: the counts, the failing names and the error."""
     if not isinstance(result, dict):
         return None
     return {k: result.get(k) for k in ("passed", "total", "failed", "error")}
