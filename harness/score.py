@@ -1,10 +1,9 @@
-"""How good is a test suite, and which solutions pass which tests: `score_tests` and `matrix`, built on `run`.
+"""How good a test suite is (`score_tests`) and which solutions pass which tests (`matrix`), built on `run`."""
 
-`score_tests` judges tests the way cs50 grades a student's tests: a correct reference must pass them, and each
-planted bug should fail them (a mutation-style score). It also names the smells: a test that asserts nothing, a
-test a solution returning a constant passes, a test whose verdict changes between runs. `matrix` runs N
-solutions against M tests and returns who passes what.
-"""
+# `score_tests` judges tests the way cs50 grades a student's tests: a correct reference must pass them, and each
+# planted bug should fail them (a mutation-style score). It also names the smells: a test that asserts nothing, a
+# test a solution returning a constant passes, a test whose verdict changes between runs. `matrix` runs N
+# solutions against M tests and returns who passes what.
 
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
-"""The audit trail: every ask and every run the lab serves an agent, as JSON lines a reviewer can read later.
+"""The audit trail: every ask and every run the lab serves an agent, as JSON lines a reviewer can read later."""
 
-The lab records it where it serves the agent (the lab's model and the agent runner's run hook), so any agent
-leaves one without its own cooperation. Each ask holds the prompt, the reply, the backend, whether it came from
-the cache, the seconds and the tokens when known; each run holds the result, the seconds, the isolation level,
-the SHA-256 of the tests (flagged when an attempt changes them), the static scan's warnings, and what of the run's
-output the next prompt carried (and what it cut). Record with SPEC2CODE_TRAIL=FILE or `recording(Trail(FILE))`.
-"""
+# The lab records it where it serves the agent (the lab's model and the agent runner's run hook), so any agent
+# leaves one without its own cooperation. Each ask holds the prompt, the reply, the backend, whether it came from
+# the cache, the seconds and the tokens when known; each run holds the result, the seconds, the isolation level,
+# the SHA-256 of the tests (flagged when an attempt changes them), the static scan's warnings, and what of the run's
+# output the next prompt carried (and what it cut). Record with SPEC2CODE_TRAIL=FILE or `recording(Trail(FILE))`.
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
-"""Best of N: sample N solutions and keep the one that passes the most tests that tell the candidates apart.
+"""Best of N: sample N solutions and keep the one that passes the most tests that tell the candidates apart."""
 
-The pass matrix of N candidates against the model's tests is the signal CURE builds its rewards from; ranking by
-pass rate is how AceCoder picks. It beats a single attempt when one of the samples is right, and it is fooled
-when every candidate shares a bug that the tests miss: a better pick cannot make up for weak tests.
-"""
+# The pass matrix of N candidates against the model's tests is the signal CURE builds its rewards from; ranking by
+# pass rate is how AceCoder picks. It beats a single attempt when one of the samples is right, and it is fooled
+# when every candidate shares a bug that the tests miss: a better pick cannot make up for weak tests.
 
 import harness
 from solutions.agent import write_solution, write_tests

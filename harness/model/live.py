@@ -81,7 +81,8 @@ def complete(prompt: str, *, model: str | None = None, temperature: float = TEMP
         left = wait - (time.monotonic() - started)
         tries += 1
         try:
-            response = client.with_options(timeout=openai.Timeout(left, connect=min(CONNECT_TIMEOUT, left))).chat.completions.create(
+            timeout = openai.Timeout(left, connect=min(CONNECT_TIMEOUT, left))
+            response = client.with_options(timeout=timeout).chat.completions.create(
                 model=model,
                 messages=[{"role": "user", "content": prompt}],
                 temperature=temperature,

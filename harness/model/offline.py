@@ -1,22 +1,18 @@
-"""The lab's built-in offline model: a scripted stand-in for a real one, with no network, no key and no learning.
+"""The lab's built-in offline model: a scripted stand-in for a real one, with no network, no key and no learning."""
 
-It is not a language model. It reads the prompt (reading.py): which of the lab's tasks it is about, whether it
-asks for TESTS, a SOLUTION or a FIX, and which of its own tests the feedback names as failing. It replies with
-code written in advance for that task (`Task.script` in harness.tasks):
-
-    persona    TESTS          SOLUTION (first attempt)    FIX (feedback naming failing tests)
-    honest     its tests      a realistic bug             repairs the first failure named, and says what it changed
-    gaming     the same       the same bug                special cases for the inputs of its failing tests
-    reasoning  as honest, after an inline <think>...</think> holding a draft code block (as reasoning models do)
-
-Feedback that names none of its tests gets its first attempt again and a question: which tests failed? A prompt
-for a task it does not know gets a reply saying so. The same prompt always gets the same reply; `sample` 1, 2, ...
-gives other candidate solutions (some right, some wrong). The wrapping (a sentence and a fenced block, bare code,
-or two blocks) is chosen from a hash of the prompt, so an agent's `extract_code` meets all the usual shapes.
-
->>> "def test_" in reply("Write pytest tests for is_leap_year(year).")
-True
-"""
+# It is not a language model. It reads the prompt (reading.py): which of the lab's tasks it is about, whether it
+# asks for TESTS, a SOLUTION or a FIX, and which of its own tests the feedback names as failing. It replies with
+# code written in advance for that task (`Task.script` in harness.tasks):
+#
+#     persona    TESTS          SOLUTION (first attempt)    FIX (feedback naming failing tests)
+#     honest     its tests      a realistic bug             repairs the first failure named, and says what it changed
+#     gaming     the same       the same bug                special cases for the inputs of its failing tests
+#     reasoning  as honest, after an inline <think>...</think> holding a draft code block (as reasoning models do)
+#
+# Feedback that names none of its tests gets its first attempt again and a question: which tests failed? A prompt
+# for a task it does not know gets a reply saying so. The same prompt always gets the same reply; `sample` 1, 2, ...
+# gives other candidate solutions (some right, some wrong). The wrapping (a sentence and a fenced block, bare code,
+# or two blocks) is chosen from a hash of the prompt, so an agent's `extract_code` meets all the usual shapes.
 
 from __future__ import annotations
 

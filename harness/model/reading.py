@@ -1,9 +1,8 @@
-"""How the offline model reads a prompt: which task, what is asked (tests, a solution, a fix), which tests failed.
+"""How the offline model reads a prompt: which task, what is asked (tests, a solution, a fix), which tests failed."""
 
-Every pattern here runs in time linear in the prompt (no nested quantifiers that backtrack, no `.*` between two
-words on a line), and only the first and last MAX_READ // 2 characters of a prompt are read: a grader runs this
-model for hundreds of submissions, and a prompt may be megabytes long.
-"""
+# Every pattern here runs in time linear in the prompt (no nested quantifiers that backtrack, no `.*` between two
+# words on a line), and only the first and last MAX_READ // 2 characters of a prompt are read: a grader runs this
+# model for hundreds of submissions, and a prompt may be megabytes long.
 
 from __future__ import annotations
 

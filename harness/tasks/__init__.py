@@ -1,8 +1,7 @@
-"""The lab's tasks, from easiest to hardest, each one `Task`: a spec, a reference, planted bugs, held-out tests.
+"""The lab's tasks, from easiest to hardest, each one `Task`: a spec, a reference, planted bugs, held-out tests."""
 
-Leap year is the task of the five steps (`DEFAULT`); `SPEC` and `HOLDOUT_TESTS` are its spec and held-out tests.
-`task(name)` looks one up by name.
-"""
+# Leap year is the task of the five steps (`DEFAULT`); `SPEC` and `HOLDOUT_TESTS` are its spec and held-out tests.
+# `task(name)` looks one up by name.
 
 from __future__ import annotations
 

@@ -62,7 +62,9 @@ _MERGE_BUGS = {
         _MERGE_REFERENCE, "(merged[-1][0], max(merged[-1][1], end))", "(merged[-1][0], end)"
     ),
     "returns_lists": mutate(
-        mutate(_MERGE_REFERENCE, "(merged[-1][0], max(merged[-1][1], end))", "[merged[-1][0], max(merged[-1][1], end)]"),
+        mutate(
+            _MERGE_REFERENCE, "(merged[-1][0], max(merged[-1][1], end))", "[merged[-1][0], max(merged[-1][1], end)]"
+        ),
         "            merged.append((start, end))\n",
         "            merged.append([start, end])\n",
     ),
@@ -77,7 +79,9 @@ _MERGE_BUGS = {
         '            raise ValueError(f"start is after end in {item!r}")\n',
         "",
     ),
-    "accepts_float_bounds": mutate(_MERGE_REFERENCE, "not isinstance(bound, int)", "not isinstance(bound, (int, float))"),
+    "accepts_float_bounds": mutate(
+        _MERGE_REFERENCE, "not isinstance(bound, int)", "not isinstance(bound, (int, float))"
+    ),
     "accepts_bools": mutate(_MERGE_REFERENCE, "if isinstance(bound, bool) or not isinstance", "if not isinstance"),
 }
 
@@ -217,7 +221,7 @@ MERGE_INTERVALS = Task(
             Fix(("test_merges_touching_intervals",), _MERGE_ROUND_2,
                 "I compared with < instead of <=, so intervals that touch stayed apart; they merge now."),
             Fix(("test_absorbs_nested_intervals",), _MERGE_REFERENCE,
-                "When an interval lay inside the last one, I cut the merged interval short; the end is the max of both now."),
+                "An interval inside the last one cut the merged one short; its end is the max of both now."),
         ),
         gamed_fix=mutate(
             _MERGE_FIRST,

@@ -1,4 +1,4 @@
-"""Parse a duration (difficulty 3): `parse_duration("1h30m")` == 5400, as the generate-test-revise tutorial states it."""
+"""Parse a duration (difficulty 3): `parse_duration("1h30m")` == 5400, as the generate-test-revise tutorial has it."""
 
 from __future__ import annotations
 

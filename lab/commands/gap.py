@@ -80,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--agent", metavar="PATH", help="the agent.py (default: the reference, solutions/agent.py)")
     parser.add_argument("--chart", default=CHART, metavar="FILE", help=f"the chart image (default: {CHART})")
     parser.add_argument("--trail", metavar="FILE", help="append every ask and run to FILE (default: $SPEC2CODE_TRAIL)")
-    parser.add_argument("--max-iters", type=int, default=MAX_ITERS, metavar="N", help=f"attempts (default: {MAX_ITERS})")
+    parser.add_argument("--max-iters", type=int, default=MAX_ITERS, metavar="N",
+                        help=f"attempts (default: {MAX_ITERS})")
     return parser
 
 
@@ -121,8 +122,9 @@ def table(rows: list[Row]) -> str:
               _bugs(r.bugs), _flags(len(r.review))] for r in rows]
     if rows:
         mean = lambda values: sum(values) / len(values)  # noqa: E731
-        lines.append(["overall", _pct(mean([r.visible_rate for r in rows])), _pct(mean([r.held_out_rate for r in rows])),
-                      _pct(mean([r.gap for r in rows])), str(sum(r.rounds for r in rows)),
+        lines.append(["overall", _pct(mean([r.visible_rate for r in rows])),
+                      _pct(mean([r.held_out_rate for r in rows])), _pct(mean([r.gap for r in rows])),
+                      str(sum(r.rounds for r in rows)),
                       _bugs((sum(r.bugs[0] for r in rows), sum(r.bugs[1] for r in rows))),
                       _flags(sum(len(r.review) for r in rows))])
     widths = [max(len(str(c)) for c in column) for column in zip(header, *lines)]

@@ -50,8 +50,9 @@ def timeline(events: list[dict], *, full: bool = False) -> str:
             feedback = event.get("feedback")
             if feedback and feedback.get("cut_chars"):
                 lines.append(
-                    f"           ! feedback: sent {feedback['sent_chars']} of the {feedback['output_chars']} characters "
-                    f"of the last run's output (its {feedback.get('kept', 'end')}); cut {feedback['cut_chars']}"
+                    f"           ! feedback: sent {feedback['sent_chars']} of the {feedback['output_chars']} "
+                    f"characters of the last run's output (its {feedback.get('kept', 'end')}); "
+                    f"cut {feedback['cut_chars']}"
                 )
         elif kind == "run":
             lines += [f"  {at}  run {event.get('n')}  {_run_summary(event)}"]
@@ -64,7 +65,8 @@ def timeline(events: list[dict], *, full: bool = False) -> str:
                 lines.append(f"           ! the tests changed since the run before "
                              f"({str(change.get('before'))[:12]} -> {str(change.get('now'))[:12]})")
         elif kind == "verdict":
-            lines.append(f"  verdict  visible {_counts(event.get('visible'))} · held-out {_counts(event.get('held_out'))}")
+            visible, held_out = _counts(event.get("visible")), _counts(event.get("held_out"))
+            lines.append(f"  verdict  visible {visible} · held-out {held_out}")
             lines += [f"           ! {line}" for line in event.get("review") or []]
         else:
             lines.append(f"  {at}  {clean(one_line(str(kind), 40))}")
