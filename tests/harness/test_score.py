@@ -114,3 +114,30 @@ def test_matrix_with_a_list_of_tests_runs_each_pair():
     assert grid["tests"] == ["test 1", "test 2"] and grid["solutions"] == ["solution 1", "solution 2", "solution 3"]
     assert grid["passed"] == [[True, True], [False, True], [False, False]]
     assert grid["seconds"] > 0
+
+
+def twelve_leap_year_tests() -> dict:
+    """The model's 5 tests and the first 7 held-out ones, each as a test source of its own."""
+    import ast
+
+    found = {}
+    for source in (LEAP_YEAR.script.tests, LEAP_YEAR.holdout_tests):
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef) and len(found) < 12:
+                decorators = "".join(f"@{ast.get_source_segment(source, d)}\n" for d in node.decorator_list)
+                found[f"{len(found)}:{node.name}"] = "import pytest\n\n\n" + decorators + ast.get_source_segment(
+                    source, node)
+    return found
+
+
+@pytest.mark.slow
+def test_eight_solutions_by_twelve_tests_stay_fast(capsys):
+    solutions = {"reference": LEAP_YEAR.reference, **LEAP_YEAR.buggy, "gamed": LEAP_YEAR.script.gamed_fix,
+                 "always False": "def is_leap_year(year):\n    return False\n"}
+    tests = twelve_leap_year_tests()
+    assert (len(solutions), len(tests)) == (8, 12)
+    grid = harness.matrix(solutions, tests)
+    assert grid["passed"][0] == [True] * 12 and not all(grid["passed"][-1])
+    with capsys.disabled():
+        print(f"\nmatrix 8 x 12 on leap year (96 runs): {grid['seconds']:.1f} s")
+    assert grid["seconds"] < 60
