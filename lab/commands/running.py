@@ -104,7 +104,8 @@ def call(agent: Agent, path: Path, name: str, *args, **kwargs):
                 f"{step_label(info['in'])} is not started yet in {shown(path)}; "
                 "try --agent solutions/agent.py to see the reference"
             ) from None
-        at = f" at {shown(path)}:{info['line']}" if info.get("line") else ""
+        line = getattr(error, "line", None) or info.get("line")  # the line in the agent's own code, when known
+        at = f" at {shown(path)}:{line}" if line else ""
         message = f": {one_line(info['message'], 120)}" if info["message"] else ""
         raise AgentFileError(f"{step_label(name)} raised {info['type']}{message}{at}") from None
     except TimedOut:
