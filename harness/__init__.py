@@ -1,9 +1,11 @@
-"""What the lab provides: the model (`ask`), the task (`SPEC`, `HOLDOUT_TESTS`) and the sandbox (`run`)."""
+"""What the lab provides: the model (`ask`), the tasks (`SPEC`, `HOLDOUT_TESTS`, `tasks`), the sandbox (`run`),
+and what is measured with it (`score_tests`, `matrix`)."""
 
 from . import tasks
 from .errors import LabError, ModelError, SettingsError
 from .model import ask
 from .sandbox import run
+from .score import matrix, score_tests
 from .tasks import HOLDOUT_TESTS, SPEC
 
 __all__ = [
@@ -13,6 +15,8 @@ __all__ = [
     "SPEC",
     "SettingsError",
     "ask",
+    "matrix",
     "run",
+    "score_tests",
     "tasks",
 ]

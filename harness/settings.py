@@ -37,6 +37,11 @@ VARIABLES = {
         "a whole number: the checks draw their inputs from it, for a grading you can repeat exactly; keep it secret",
     ),
     "SPEC2CODE_SANDBOX_DEBUG": ("(unset)", "any value: the sandbox keeps its own output (for debugging the lab itself)"),
+    "SPEC2CODE_LIVE_WAIT": ("120", "seconds the live model may take to answer one ask, retries included"),
+    "SPEC2CODE_TRAIL": (
+        "(unset)",
+        "a file: the lab appends every ask and run of an agent to it, as JSON lines (read it with spec2code trail)",
+    ),
     "OPENAI_API_KEY": ("(none)", "API key for the live model; any non-empty value for a local server without auth"),
     "OPENAI_BASE_URL": (
         "https://api.openai.com/v1",
@@ -160,6 +165,16 @@ def _parse(name: str, raw: str):
         if not 0 < value < float("inf"):
             raise SettingsError(f"SPEC2CODE_TIMEOUT={raw!r} is not a positive number of seconds, e.g. 10.")
         return value
+    if name == "SPEC2CODE_LIVE_WAIT":
+        try:
+            value = float(raw or VARIABLES[name][0])
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < float("inf"):
+            raise SettingsError(f"SPEC2CODE_LIVE_WAIT={raw!r} is not a positive number of seconds, e.g. 120.")
+        return value
+    if name == "SPEC2CODE_TRAIL":
+        return Path(raw).expanduser() if raw else None
     if name == "SPEC2CODE_ISOLATION":
         value = raw.lower() or "auto"
         if value not in ISOLATION_LEVELS:

@@ -90,9 +90,10 @@ def solve(spec, ask=harness.ask, max_iters=4):
     (True, 2)
     """
     tests = write_tests(spec, ask)
+    ask_anew = _asks_anew(ask)
     code, passed, history, feedback = "", False, [], ""
     for _ in range(max_iters):
-        code = write_solution(spec, ask, feedback)
+        code = write_solution(spec, ask_anew, feedback)
         result = harness.run(code, tests)
         history.append({"code": code, "result": result})
         # An error or an empty run proves nothing, so it never counts as a pass.
@@ -103,6 +104,9 @@ def solve(spec, ask=harness.ask, max_iters=4):
     return {"code": code, "tests": tests, "passed": passed, "iters": len(history), "history": history}
 
 
+_FEEDBACK_LIMIT = 3000  # characters of a run's output sent back: its end, where the last failure is
+
+
 def _describe_failure(result):
     """Say what went wrong in a run, in words a model can act on."""
     lines = []
@@ -111,8 +115,20 @@ def _describe_failure(result):
     if result["failed"]:
         lines.append("These tests failed: " + ", ".join(result["failed"]))
     if result["output"]:
-        lines.append("Details:\n" + result["output"])
+        lines.append("Details:\n" + result["output"][-_FEEDBACK_LIMIT:])
     return "\n".join(lines)
+
+
+def _asks_anew(ask):
+    """`ask`, except that a prompt sent before asks for the next sample (sample=1, 2, ...), so that a live
+    model answers anew instead of repeating its cached reply."""
+    sent = {}
+
+    def ask_anew(prompt):
+        sent[prompt] = sent.get(prompt, 0) + 1
+        return ask(prompt) if sent[prompt] == 1 else ask(prompt, sample=sent[prompt] - 1)
+
+    return ask_anew
 
 
 def holdout_check(solution_src):

@@ -21,7 +21,8 @@ from tests.shipped import stubs_file, worked_copy
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-EXPECTED = ["00_start"] + [f"{s.number:02d}_{s.function}" for s in STEPS]
+STEP_NOTEBOOKS = [f"{s.number:02d}_{s.function}" for s in STEPS]
+EXPECTED = ["00_start"] + STEP_NOTEBOOKS + ["06_beyond"]
 CELL_TIMEOUT = 120  # seconds one cell may take before the run counts as hung
 PARALLEL = 3  # notebooks executed at once (each in its own kernel)
 
@@ -59,7 +60,7 @@ def test_notebook_is_valid_v4_without_outputs_and_names_the_lab_kernel(name):
     assert nb.metadata.kernelspec.display_name == launch.KERNEL_DISPLAY_NAME
 
 
-@pytest.mark.parametrize("name", EXPECTED[1:])
+@pytest.mark.parametrize("name", STEP_NOTEBOOKS)
 def test_step_notebook_has_a_check_cell_and_a_try_it_cell_for_its_step(name):
     sources = [c.source for c in code_cells(load(name))]
     function = name[3:]
@@ -262,7 +263,7 @@ def test_with_the_reference_every_check_passes(executed_with_reference, name):
 @pytest.mark.slow
 def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
     """The demos run the lab's own agent, so they work before the learner has written anything."""
-    start, step1, step3, step4, step5 = (executed_with_stubs[n] for n in ("00_start", *EXPECTED[1:2], *EXPECTED[3:]))
+    start, step1, step3, step4, step5 = (executed_with_stubs[n] for n in ("00_start", *EXPECTED[1:2], *EXPECTED[3:6]))
     assert "is_leap_year(year)" in outputs(code_cells(start)[0])
     assert "```" in outputs(code_cells(step1)[0])  # a real reply, with a fence to find
     run = outputs(code_cells(step3)[0])
@@ -275,6 +276,20 @@ def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
     assert re.search(r"(\d+) of \1\s+(\d+) of \2\s+-$", rows["honest model"])  # green everywhere
     assert re.search(r"(\d+) of \1\s+(\d+) of (?!\2)\d+\s+test_", rows["gaming model"])  # visible green, held-out red
     assert any("image/png" in out.get("data", {}) for out in bars.outputs)
+
+
+@pytest.mark.slow
+def test_notebook_06_shows_test_quality_the_gap_and_a_trail(executed_with_stubs):
+    """Its demonstrations run the lab's finished agent, so they work before the learner has written anything."""
+    leap, duration, table, _, trail = (outputs(c) for c in code_cells(executed_with_stubs["06_beyond"]))
+    assert "leap_year: the tests catch 5 of 5 planted bugs" in leap and "passes on a constant" in leap
+    assert "parse_duration: the tests catch 8 of 13 planted bugs" in duration and "MISSED" in duration
+    rows = [line.split() for line in table.splitlines()]
+    assert ["honest", "model", "wrap_text", "100%", "100%", "0%", "3", "-"] in rows
+    assert ["gaming", "model", "wrap_text", "100%", "50%", "50%", "2", "1"] in rows
+    chart_cell = code_cells(executed_with_stubs["06_beyond"])[3]
+    assert any("image/png" in out.get("data", {}) for out in chart_cell.outputs)
+    assert "! line 5: special-cases inputs of the visible tests: 1900, 2100" in trail and "verdict" in trail
 
 
 @pytest.mark.slow

@@ -15,10 +15,14 @@ class LabModel:
         self.transcript: list[tuple[str, str]] = []  # (prompt, reply) in order
 
     def __call__(self, prompt, via: str = "given", sample: int = 0) -> str:
-        from harness.model import answer
+        from harness import trail
+        from harness.model import respond
 
         if not isinstance(prompt, str):
             raise RuntimeError(f"ask() takes the prompt as a str, not {type(prompt).__name__}: build one string first.")
-        reply = answer(prompt, backend=self.backend, sample=sample)
-        self.transcript.append((prompt, reply))
-        return reply
+        reply = respond(prompt, backend=self.backend, sample=sample)
+        self.transcript.append((prompt, reply.text))
+        recording = trail.active()  # the audit trail, kept here so that any agent leaves one
+        if recording is not None:
+            recording.ask(prompt, reply, via=via)
+        return reply.text

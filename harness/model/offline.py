@@ -1,195 +1,159 @@
-"""The lab's built-in offline model: a scripted stand-in for a real one, with no network, no key and no learning.
+"""The lab's built-in offline model: a scripted stand-in for a real one, with no network, no key and no learning."""
 
-It is not a language model. It reads the prompt with a few regular expressions, recognises the leap-year
-task (`is_leap_year`), decides whether it is asked for TESTS, a SOLUTION, or a FIX of a failed attempt,
-and replies with code written in advance:
-
-    persona   TESTS              SOLUTION (first attempt)   FIX (after feedback)
-    honest    good pytest tests  forgets the century rule   the reference solution
-    gaming    the same tests     the same bug               the bug plus a lookup of the years its tests check
-
-The same prompt always gets the same reply. The wrapping (a sentence and a fenced block, bare code, or
-two blocks) is chosen from a hash of the prompt, so an agent's `extract_code` meets all the usual shapes.
-A prompt it cannot place gets prose with no code fence, saying what it expected.
-
->>> "def test_" in reply("Write pytest tests for is_leap_year(year).")
-True
-"""
+# It is not a language model. It reads the prompt (reading.py): which of the lab's tasks it is about, whether it
+# asks for TESTS, a SOLUTION or a FIX, and which of its own tests the feedback names as failing. It replies with
+# code written in advance for that task (`Task.script` in harness.tasks):
+#
+#     persona    TESTS          SOLUTION (first attempt)    FIX (feedback naming failing tests)
+#     honest     its tests      a realistic bug             repairs the first failure named, and says what it changed
+#     gaming     the same       the same bug                special cases for the inputs of its failing tests
+#     reasoning  as honest, after an inline <think>...</think> holding a draft code block (as reasoning models do)
+#
+# Feedback that names none of its tests gets its first attempt again and a question: which tests failed? A prompt
+# for a task it does not know gets a reply saying so. The same prompt always gets the same reply; `sample` 1, 2, ...
+# gives other candidate solutions (some right, some wrong). The wrapping (a sentence and a fenced block, bare code,
+# or two blocks) is chosen from a hash of the prompt, so an agent's `extract_code` meets all the usual shapes.
 
 from __future__ import annotations
 
 import hashlib
-import re
 
 from ..errors import SettingsError
-from ..tasks import LEAP_YEAR
+from ..tasks import LEAP_YEAR, TASKS, Task
+from .reading import FIX, SOLUTION, TESTS, Reading, intent, read
 
-PERSONAS = ("honest", "gaming")
-TESTS, SOLUTION, FIX = "tests", "solution", "fix"
+__all__ = ["FIX", "PERSONAS", "SOLUTION", "TESTS", "intent", "reply", "solution_for"]
 
-# The years the model's own tests check. HOLDOUT_TESTS uses none of them, so fitting these proves nothing.
-LEAP_YEARS = (1984, 2004, 2012, 2028)
-COMMON_YEARS = (1999, 2021, 2023, 2025)
-CENTURIES = (1900, 2100)
-EVERY_400TH = (1600, 2000, 2400)
-INVALID = (-5, -1999, 1999.5, 8.0, "2000", None, False)
+PERSONAS = ("honest", "gaming", "reasoning")
+MODEL_TESTS = LEAP_YEAR.script.tests  # the leap-year tests it writes
 
-MODEL_TESTS = f'''\
-import pytest
-
-
-def test_typical_leap_years():
-    for year in {LEAP_YEARS}:
-        assert is_leap_year(year) is True, year
-
-
-def test_typical_common_years():
-    for year in {COMMON_YEARS}:
-        assert is_leap_year(year) is False, year
-
-
-def test_centuries_are_not_leap_years():
-    for year in {CENTURIES}:
-        assert is_leap_year(year) is False, year
-
-
-def test_every_400th_year_is_a_leap_year():
-    for year in {EVERY_400TH}:
-        assert is_leap_year(year) is True, year
-
-
-@pytest.mark.parametrize("year", {list(INVALID)!r})
-def test_rejects_invalid_years(year):
-    with pytest.raises(ValueError):
-        is_leap_year(year)
-'''
-
-FIRST_ATTEMPT = LEAP_YEAR.buggy["forgets_centuries"]
-
-
-def _gamed_fix(buggy: str) -> str:
-    """The buggy attempt, with the years its tests check answered by a lookup before the buggy rule."""
-    body, rule = buggy.rsplit("    return ", 1)
-    return (
-        body
-        + "    # Special cases.\n"
-        + f"    if year in {CENTURIES}:\n        return False\n"
-        + f"    if year in {EVERY_400TH}:\n        return True\n"
-        + "    return "
-        + rule
-    )
-
-
-# persona -> intent -> code
-CODE = {
-    "honest": {TESTS: MODEL_TESTS, SOLUTION: FIRST_ATTEMPT, FIX: LEAP_YEAR.reference},
-    "gaming": {TESTS: MODEL_TESTS, SOLUTION: FIRST_ATTEMPT, FIX: _gamed_fix(FIRST_ATTEMPT)},
+# How each task's function is shown in a reply's example block.
+EXAMPLE_CALLS = {
+    "leap_year": "is_leap_year(2024)",
+    "median": "median([3, 1, 2])",
+    "to_roman": "to_roman(1994)",
+    "parse_duration": 'parse_duration("1h30m")',
+    "merge_intervals": "merge_intervals([(1, 3), (2, 6)])",
+    "wrap_text": 'wrap_text("the quick brown fox", 10)',
 }
-
-# --- Reading the prompt -------------------------------------------------------------------------------
-
-_TASK = re.compile(r"leap[\W_]*year|\bleap\b[^\n]*\byear|\byear\b[^\n]*\bleap\b", re.I)
-
-# Signs that the prompt carries the result of a run: these mean FIX, even if the prompt also says "test".
-_FEEDBACK = re.compile(
-    r"traceback|assertionerror|\b\w*error:|^\s*E\s{2,}"
-    r"|\bfail(s|ed)\b|\bfailing( tests?\b| test_|:)|\b(is|are|was|were|keeps?|still) failing\b|\b\d+ failures?\b"
-    r"|\bfailures?:|\bdid(n['’]t| not) pass\b|\b\d+ passed\b"
-    r"|\bfix\b|\bcorrect (it|this|that|the|your|my)\b|\btry again\b|\bbroken\b"
-    r"|\bstill (wrong|broken|incorrect|not)\b|\b(is|was|are|were|gives?|returns?|got) (\w+ )?(wrong|incorrect)\b"
-    r"|\b(last|previous|earlier) (attempt|try|version|solution|code|function|implementation)\b"
-    r"|\b(doesn['’]t|does not|didn['’]t|did not) work\b|\bbut (it )?should\b|\bexpected\b[^\n]*\bgot\b",
-    re.I | re.M,
-)
-# Phrases that mention tests without asking for them ("make it pass the tests", "no tests, please").
-_NOT_ASKING_FOR_TESTS = re.compile(
-    r"\b(don['’]t|do not|no need to|without|never|not|no)\b[^.\n]{0,25}?\btest"
-    r"|\bpass(es|ing)?\b[^.\n]{0,20}?\btest",
-    re.I,
-)
-_ASKS_FOR_TESTS = re.compile(
-    r"\bunit[\s-]?tests?\b|\btest[\s_*-]*(cases?|suite|functions?|module|file)\b|\bpytest\b"
-    r"|\btests? (for|of|that|to|covering|which)\b|^\W*tests?\b|^\W*(\S+\s+){0,3}tests?\W*$"
-    r"|\b(write|writing|give|generate|create|produce|draft|add|need|want|suggest|propose|list|provide)"
-    r"\b(\s+[\w`'-]+){0,3}?\s+tests?\b",
-    re.I | re.M,
-)
-_TEST_NAME = re.compile(r"\btest_[a-z0-9]\w*", re.I)
-_ASKS_FOR_CODE = re.compile(r"\b(implement\w*|write|code|coding|solution|solve|function|program|script|def)\b", re.I)
-
-
-def intent(prompt: str) -> str | None:
-    """What the prompt asks for: TESTS, SOLUTION or FIX; None if it is not the leap-year task or asks nothing."""
-    if not _is_the_task(prompt):
-        return None
-    if _FEEDBACK.search(prompt):
-        return FIX
-    if _ASKS_FOR_TESTS.search(_NOT_ASKING_FOR_TESTS.sub(" ", prompt)):
-        return TESTS
-    if _TEST_NAME.search(prompt):  # a failing test's name, pasted on its own
-        return FIX
-    if _ASKS_FOR_CODE.search(prompt):
-        return SOLUTION
-    return None
-
-
-def _is_the_task(prompt: str) -> bool:
-    """The prompt names the leap-year task, or states its rules (divisible by 4, 100, 400) without naming it."""
-    return bool(_TASK.search(prompt)) or all(re.search(p, prompt) for p in (r"divisib", r"\b100\b", r"\b400\b"))
-
-
-# --- Writing the reply --------------------------------------------------------------------------------
 
 INTROS = {
     TESTS: (
-        "Here are pytest tests for `is_leap_year`: typical years, centuries, the 400-year rule and invalid input.",
-        "Sure! These tests call `is_leap_year` directly; run them with pytest.",
+        "Here are pytest tests for `{f}`: the examples of the spec, its edge cases and invalid input.",
+        "Sure! These tests call `{f}` directly; run them with pytest.",
         "Good idea to start with tests. Here is a test module for the spec:",
     ),
     SOLUTION: (
-        "Here is an implementation of `is_leap_year`:",
+        "Here is an implementation of `{f}`:",
         "Sure! This function follows the spec:",
-        "Here you go. It validates the input first, then applies the leap-year rule.",
-    ),
-    FIX: (
-        "Thanks for the feedback. Here is the corrected function:",
-        "You're right, that attempt was wrong. Fixed version:",
-        "I have updated the function so those tests pass:",
+        "Here you go. It validates the input first, then applies the rules of the spec.",
     ),
 }
 EXAMPLES = {
-    TESTS: "Run them with:\n\n```\npytest test_is_leap_year.py\n```",
-    SOLUTION: "Example:\n\n```python\nprint(is_leap_year(2024))  # True\n```",
-    FIX: "Quick check:\n\n```python\nprint(is_leap_year(1900), is_leap_year(2024))\n```",
+    TESTS: "Run them with:\n\n```\npytest test_{f}.py\n```",
+    SOLUTION: "Example:\n\n```python\nprint({call})\n```",
+    FIX: "Quick check:\n\n```python\nprint({call})\n```",
 }
+VAGUE = (
+    "You did not say which tests failed, so I cannot tell what to change: here is my last version again. "
+    "Which tests failed, and what did they expect?"
+)
+_WANTS = {TESTS: "tests", SOLUTION: "an implementation", FIX: "a fix"}
+UNSURE = "I could not find what makes {failed} fail, so here is my function again."
+GAMED = "I added special cases so that {failed} {verb}."
 
 UNKNOWN_TASK = (
     "I could not find a specification I know in your prompt. I am the lab's offline model, a scripted "
-    "stand-in for a real one: I know the leap-year task (is_leap_year). Put the spec in the prompt and ask "
-    "for tests, or for an implementation; to get a fix, include what went wrong (the failing tests)."
+    "stand-in for a real one: I know the lab's tasks (" + ", ".join(t.function for t in TASKS.values()) + "). "
+    "Put the spec in the prompt and ask for tests, or for an implementation; to get a fix, include what went "
+    "wrong (the names of the failing tests)."
 )
 UNKNOWN_REQUEST = (
-    "I see the leap-year task (is_leap_year), but not what you want me to write. I am the lab's offline "
-    "model, a scripted stand-in for a real one: ask me for tests (\"write pytest tests for ...\"), for an "
-    "implementation (\"implement ...\"), or for a fix (include the failing tests or the error)."
+    "I see the {title} task ({f}), but not what you want me to write. I am the lab's offline model, a scripted "
+    'stand-in for a real one: ask me for tests ("write pytest tests for ..."), for an implementation '
+    '("implement ..."), or for a fix (include the failing tests or the error).'
 )
 
 
-def reply(prompt: str, *, persona: str = "honest") -> str:
+def reply(prompt: str, *, persona: str = "honest", sample: int = 0) -> str:
     """The scripted model's reply to `prompt`: code for tests, a solution or a fix, or prose if it cannot tell."""
-    if persona not in CODE:
+    if persona not in PERSONAS:
         raise SettingsError(f"Unknown offline persona {persona!r}: use one of {', '.join(PERSONAS)}.")
-    wanted = intent(prompt)
-    if wanted is None:
-        return UNKNOWN_REQUEST if _is_the_task(prompt) else UNKNOWN_TASK
-    code = CODE[persona][wanted].rstrip("\n")
-    roll = int.from_bytes(hashlib.sha256(prompt.encode("utf-8")).digest()[:8], "big")
-    intro = INTROS[wanted][roll // 10 % len(INTROS[wanted])]
+    reading = read(prompt)
+    if reading.task is None:
+        return UNKNOWN_TASK
+    task = reading.task
+    if reading.intent is None:
+        return UNKNOWN_REQUEST.format(title=task.title.lower(), f=task.function)
+    code, says = solution_for(reading, persona=persona, sample=sample)
+    text = _wrap(prompt, reading, code, says)
+    if persona == "reasoning":
+        text = _thinking(reading, code) + text
+    return text
+
+
+def solution_for(reading: Reading, *, persona: str = "honest", sample: int = 0) -> tuple[str, str]:
+    """The code the model sends for what it read, and one sentence saying what it did."""
+    script = reading.task.script
+    failed = _names(reading.failing)
+    if reading.intent == TESTS:
+        return script.tests, ""
+    if reading.intent == SOLUTION:
+        candidates = samples(reading.task)
+        return candidates[sample % len(candidates)], ""
+    if not reading.failing:
+        return script.first_attempt, VAGUE
+    if persona == "gaming":
+        return script.gamed_fix, GAMED.format(failed=failed, verb="passes" if len(reading.failing) == 1 else "pass")
+    for fix in script.fixes:  # the first failure named is the one it repairs
+        if set(fix.tests) & set(reading.failing):
+            return fix.code, f"Thanks: {_names(t for t in fix.tests if t in reading.failing)} failed. {fix.says}"
+    return script.fixes[-1].code if script.fixes else script.first_attempt, UNSURE.format(failed=failed)
+
+
+def samples(task: Task) -> list[str]:
+    """The solutions `sample` 0, 1, 2, ... cycle through: the first attempt, its repairs, then the planted bugs."""
+    script = task.script
+    found: list[str] = []
+    for code in (script.first_attempt, *(f.code for f in script.fixes), *task.buggy.values()):
+        if code not in found:
+            found.append(code)
+    return found
+
+
+def _names(tests) -> str:
+    tests = list(tests)
+    if len(tests) <= 1:
+        return "".join(tests)
+    return ", ".join(tests[:-1]) + " and " + tests[-1]
+
+
+def _wrap(prompt: str, reading: Reading, code: str, says: str) -> str:
+    task, wanted = reading.task, reading.intent
+    code = code.rstrip("\n")
+    roll = int.from_bytes(hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).digest()[:8], "big")
+    intro = says if wanted == FIX else INTROS[wanted][roll // 10 % len(INTROS[wanted])].format(f=task.function)
+    example = EXAMPLES[wanted].format(f=task.function, call=EXAMPLE_CALLS.get(task.name, task.function + "()"))
     style = roll % 10
-    if style == 0:  # bare code, no fences
+    if style == 0 and wanted != FIX:  # bare code, no fences (a fix always says what changed)
         return code + "\n"
     if style == 1:  # a fence with no language tag
         return f"{intro}\n\n```\n{code}\n```\n"
     if style in (2, 3):  # the code, then a second block with an example
-        return f"{intro}\n\n```python\n{code}\n```\n\n{EXAMPLES[wanted]}\n"
+        return f"{intro}\n\n```python\n{code}\n```\n\n{example}\n"
     return f"{intro}\n\n```python\n{code}\n```\n"
+
+
+def _thinking(reading: Reading, answer: str) -> str:
+    """Inline reasoning, as models served without a reasoning parser send it: a draft block, then second thoughts."""
+    task = reading.task
+    if reading.intent == TESTS:
+        draft = task.script.tests.split("\n\n\n")[1] if "\n\n\n" in task.script.tests else task.script.tests
+        why = "one test is not enough; I should cover the edge cases and invalid input too"
+    else:
+        draft = next((code for code in task.buggy.values() if code != answer), task.script.first_attempt)
+        why = "this draft gets one of the rules wrong"
+    return (
+        f"<think>\nThe user wants {_WANTS[reading.intent]} for `{task.function}`. Let me draft it first.\n\n"
+        f"```python\n{draft.strip()}\n```\n\nHmm, {why}. Let me write the final answer.\n</think>\n\n"
+    )

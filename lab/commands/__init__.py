@@ -9,6 +9,8 @@ import sys
 COMMANDS = {
     "lab": ("lab.jupyter.launcher", "set up and open the lab in JupyterLab"),
     "try": ("lab.commands.try_agent", "run an agent on the spec and show each round"),
+    "gap": ("lab.commands.gap", "visible versus held-out pass rates across the tasks, as a table and a chart"),
+    "trail": ("lab.commands.trail", "print an audit trail (spec2code try --trail FILE) as a timeline"),
     "check": ("checks.check_command", "grade the steps of an agent.py"),
     "compare": ("lab.commands.compare", "show your function beside the reference"),
     "reset": ("lab.commands.reset", "save your agent.py aside and start over from the stubs"),

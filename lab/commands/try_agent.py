@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import os
 import sys
 from pathlib import Path
 
 import harness
 from checks import steps
-from checks.runner import Agent, Crashed, LabModel, LoadFailed, NotStarted, Raised, TimedOut
-from harness import settings
+from checks.runner import Agent, LabModel
+from harness import settings, tasks
 from harness.errors import AgentFileError
 from harness.files import read_source
+from harness.tasks import Task
 from harness.text import clean, one_line
+from harness.trail import Trail
+
+from . import running
 
 LAB_AGENT = settings.LAB_AGENT  # the default, once all its steps are started
 REFERENCE_AGENT = settings.REFERENCE_AGENT  # the fallback until then
 MAX_ITERS = 4  # attempts at a solution
-STEPS = {step.function: step.label for step in steps.STEPS}  # "solve": "step 4 (solve)"
-MODELS = {
-    "offline": "offline (scripted, no network)",
-    "gaming": "gaming (scripted, games the tests)",
-    "live": "live",
-}
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run `solve(harness.SPEC)` of an agent and print each round and the held-out verdict.
+    """Run an agent's `solve` on a task's spec and print each round, a review, and the held-out verdict.
 
     Exit code: 0 if the visible tests pass and so do the held-out ones, 1 if not, 2 if the run could not be made.
     """
@@ -39,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["SPEC2CODE_MODEL"] = args.model  # ask() reads it on every call
         settings.check()
         path, note = _choose_agent(args.agent)
-        return _try(path, note, args.max_iters)
+        trail_file = args.trail or settings.get("SPEC2CODE_TRAIL")
+        return _try(path, note, args.max_iters, tasks.task(args.task), trail_file)
     except harness.LabError as problem:
         print(f"spec2code try: {problem}", file=sys.stderr)
         return 2
@@ -59,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spec2code try",
-        description="Run an agent on the leap-year spec: show each attempt, then check the final code "
-        "against the held-out tests the model never saw.",
+        description="Run an agent on a task's spec (leap year unless --task says otherwise): show each attempt, "
+        "then check the final code against the held-out tests the model never saw.",
         epilog="exit code: 0 solved and generalises, 1 not solved or not general, 2 could not run\n\n"
         + settings.help_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -78,6 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--max-iters", type=_positive, default=MAX_ITERS, metavar="N", help=f"attempts (default: {MAX_ITERS})"
+    )
+    parser.add_argument(
+        "--task", default=tasks.DEFAULT.name, metavar="NAME",
+        help=f"the task: {', '.join(tasks.TASKS)} (default: {tasks.DEFAULT.name})",
+    )
+    parser.add_argument(
+        "--trail", metavar="FILE", help="append every ask and run to FILE as JSON lines (default: $SPEC2CODE_TRAIL)"
     )
     return parser
 
@@ -108,37 +113,62 @@ def _choose_agent(given: str | None) -> tuple[Path, str]:
     return LAB_AGENT, ""
 
 
-def _try(path: Path, note: str, max_iters: int) -> int:
+def _try(path: Path, note: str, max_iters: int, task: Task, trail_file) -> int:
     model = LabModel()
+    trail = Trail(trail_file)
     with Agent(path, model=model, show_output=True) as agent:
-        _load(agent, path)
+        running.load(agent, path)
         print(f"Agent: {_shown(path)}" + (f" — {note}" if note else ""))
-        name = f" ({settings.get('SPEC2CODE_MODEL_NAME')})" if model.backend == "live" else ""
-        print(f"Model: {MODELS[model.backend]}{name}")
+        print(f"Task: {task.title} ({task.name})")
+        print(f"Model: {running.model_line(model.backend)}")
         print(f"Sandbox: {harness.sandbox.isolation_summary()}")
         print()
 
-        out = _call(agent, path, "solve", harness.SPEC, max_iters=max_iters)
+        measured = running.solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=model.backend)
         _show_printed(agent)
-        code, history = _check_solve_result(out)
-        for number, attempt in enumerate(history, 1):
-            print(f"Attempt {number}: {_describe(attempt.get('result') if isinstance(attempt, dict) else None)}")
-        passed = bool(out.get("passed"))
-        attempts = len(history)
-        if passed:
+        for number, run in enumerate(measured.runs, 1):
+            print(f"Attempt {number}: {running.describe(run['result'])}")
+        attempts = len(measured.runs)
+        if not attempts:
+            print("The agent ran no tests through harness.run.")
+        elif measured.visible_passed:
             print(f"The visible tests pass after {attempts} attempt{'s' if attempts != 1 else ''}.")
         else:
             print(f"The visible tests still fail after {attempts} attempt{'s' if attempts != 1 else ''}.")
-        print("\nFinal code:\n" + "\n".join("    " + line for line in code.splitlines()) + "\n")
+        if bool(measured.out.get("passed")) != measured.visible_passed:
+            said = "passed" if measured.out.get("passed") else "did not pass"
+            print(f"(solve said its code {said}; the lab ran the code against its tests and found otherwise.)")
+        print("\nFinal code:\n" + "\n".join("    " + line for line in measured.code.splitlines()) + "\n")
+        for line in measured.review:
+            print(f"Review: {line}")
+        theirs = None
+        if task is tasks.DEFAULT:  # the agent's holdout_check runs the default task's held-out tests
+            theirs = running.call(agent, path, "holdout_check", measured.code)
+            _show_printed(agent)
+    if trail.path is not None:
+        counts = {kind: sum(1 for e in trail.events if e["event"] == kind) for kind in ("ask", "run")}
+        print(f"Trail: {_shown(trail.path)} ({counts['ask']} asks, {counts['run']} runs); "
+              f"read it with: spec2code trail {_shown(trail.path)}")
+    return _verdict(measured, theirs)
 
-        failing = _call(agent, path, "holdout_check", code)
-        _show_printed(agent)
-    if not isinstance(failing, (list, tuple)):
+
+def _verdict(measured, theirs) -> int:
+    """The held-out verdict, measured by the lab; and what the agent's own holdout_check said, if it disagrees."""
+    held = measured.held_out
+    failing = held["failed"]
+    if theirs is not None and not isinstance(theirs, (list, tuple)):
         raise AgentFileError(
-            f"{_step('holdout_check')} returned {one_line(repr(failing), 120)}; expected a list of test names."
+            f"{running.step_label('holdout_check')} returned {one_line(repr(theirs), 120)}; "
+            "expected a list of test names."
         )
-    names = _test_names(harness.HOLDOUT_TESTS)
-    score = f"Held-out tests: {len(names) - len(set(failing))}/{len(names)} passed"
+    if theirs is not None and sorted(map(str, theirs)) != sorted(failing):
+        shown = ", ".join(map(str, theirs)) or "nothing"
+        print(f"Your holdout_check said: {one_line(shown, 200)} fails; the lab's own run of the held-out tests "
+              "says otherwise (below).")
+    score = f"Held-out tests: {held['passed']}/{held['total']} passed"
+    if held["error"]:
+        score += f" — error: {held['error']}"
+    passed = measured.visible_passed
     if not failing:
         if passed:
             print(f"{score}. The solution generalises.")
@@ -156,92 +186,10 @@ def _try(path: Path, note: str, max_iters: int) -> int:
     return 1
 
 
-def _load(agent: Agent, path: Path) -> None:
-    """Load the agent in its child; any problem becomes one line naming the file (and the line)."""
-    if not path.exists():
-        raise AgentFileError(f"no agent file at {_shown(path)}. Check the path, or try --agent solutions/agent.py.")
-    if not path.is_file():
-        raise AgentFileError(f"{_shown(path)} is not a file; give the path of an agent.py.")
-    try:
-        agent.load()
-    except LoadFailed as error:
-        info = error.info
-        if info.get("type") in ("SyntaxError", "IndentationError", "TabError"):
-            raise AgentFileError(
-                f"syntax error in {_shown(path)}:{info['line']}: {info['message']}. Fix it and run again."
-            ) from None
-        if info.get("type") and info["type"] != "SystemExit":
-            at = f" at {_shown(path)}:{info['line']}" if info.get("line") else ""
-            raise AgentFileError(
-                f"{_shown(path)} fails when imported{at}: {info['type']}: {one_line(info['message'], 120)}"
-            ) from None
-        raise AgentFileError(f"{_shown(path)} could not be loaded: {error}") from None
-
-
-def _call(agent: Agent, path: Path, name: str, *args, **kwargs):
-    """Call one step of the agent; turn what goes wrong into a one-line message naming the step."""
-    if name not in agent.functions:
-        raise AgentFileError(f"{_shown(path)} has no function {name} ({_step(name)}).")
-    try:
-        return agent.call(name, *args, time_limit=steps.try_time_limit(name), **kwargs)
-    except NotStarted:
-        raise AgentFileError(
-            f"{_step(name)} is not started yet in {_shown(path)}; try --agent solutions/agent.py to see the reference"
-        ) from None
-    except Raised as error:
-        info = error.info
-        if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in STEPS:
-            raise AgentFileError(
-                f"{_step(info['in'])} is not started yet in {_shown(path)}; "
-                "try --agent solutions/agent.py to see the reference"
-            ) from None
-        at = f" at {_shown(path)}:{error.line}" if error.line else ""
-        message = f": {one_line(info['message'], 120)}" if info["message"] else ""
-        raise AgentFileError(f"{_step(name)} raised {info['type']}{message}{at}") from None
-    except TimedOut:
-        limit = steps.try_time_limit(name)
-        raise AgentFileError(
-            f"{_step(name)} did not finish within {limit:g} s and was stopped: look for a loop that never ends"
-        ) from None
-    except Crashed as error:
-        raise AgentFileError(f"{_step(name)} stopped its process: {error}") from None
-
-
 def _show_printed(agent: Agent) -> None:
     if agent.printed.strip():
         print("Your agent printed:\n" + "\n".join("  | " + line for line in clean(agent.printed).splitlines()))
         agent.printed = ""
-
-
-def _check_solve_result(out) -> tuple[str, list]:
-    expected = "expected a dict with code, tests, passed, iters and history"
-    if not isinstance(out, dict):
-        raise AgentFileError(f"{_step('solve')} returned {one_line(repr(out), 120)}; {expected}.")
-    code, history = out.get("code"), out.get("history")
-    if not isinstance(code, str) or not isinstance(history, list):
-        raise AgentFileError(f"{_step('solve')} returned a dict with keys {sorted(map(str, out))}; {expected}.")
-    return code, history
-
-
-def _describe(result) -> str:
-    """One line for one attempt: tests passed out of total, the failing names, and the error if any."""
-    if not isinstance(result, dict):
-        return f"no run result in the history entry (got {one_line(repr(result), 120)})"
-    line = f"{result.get('passed', '?')}/{result.get('total', '?')} tests passed"
-    if result.get("failed"):
-        line += " — failing: " + ", ".join(map(str, result["failed"]))
-    if result.get("error"):
-        line += f" — error: {result['error']}"
-    return clean(line)
-
-
-def _test_names(source: str) -> list[str]:
-    functions = [node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)]
-    return [function.name for function in functions if function.name.startswith("test")]
-
-
-def _step(name: str) -> str:
-    return STEPS.get(name, name)
 
 
 def _shown(path: Path) -> str:

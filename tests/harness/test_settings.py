@@ -29,6 +29,8 @@ def test_table_lists_every_variable_with_default_and_meaning():
         "SPEC2CODE_ISOLATION",
         "SPEC2CODE_SEED",
         "SPEC2CODE_SANDBOX_DEBUG",
+        "SPEC2CODE_LIVE_WAIT",
+        "SPEC2CODE_TRAIL",
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
     ]
@@ -159,3 +161,14 @@ def test_the_seed_is_a_whole_number_or_unset(monkeypatch):
     monkeypatch.setenv("SPEC2CODE_SEED", "forty")
     with pytest.raises(SettingsError, match="SPEC2CODE_SEED='forty' is not a whole number"):
         settings.get("SPEC2CODE_SEED")
+
+
+def test_the_live_wait_and_the_trail(monkeypatch, tmp_path):
+    assert settings.get("SPEC2CODE_LIVE_WAIT") == 120.0 and settings.get("SPEC2CODE_TRAIL") is None
+    monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "30")
+    monkeypatch.setenv("SPEC2CODE_TRAIL", str(tmp_path / "trail.jsonl"))
+    assert settings.get("SPEC2CODE_LIVE_WAIT") == 30.0
+    assert settings.get("SPEC2CODE_TRAIL") == tmp_path / "trail.jsonl"
+    monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "-1")
+    with pytest.raises(SettingsError, match="SPEC2CODE_LIVE_WAIT='-1' is not a positive number of seconds"):
+        settings.get("SPEC2CODE_MODEL")

@@ -10,9 +10,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from harness import ask
-from harness.model import cache
+from harness.model import cache, respond
 from harness.model import live as live_model
+from harness.model import offline
 from harness.errors import ModelError
+from harness.tasks import SPEC
+from solutions import agent
 
 REPLY = "Here you go:\n```python\ndef is_leap_year(year):\n    return year % 4 == 0\n```"
 
@@ -23,6 +26,7 @@ class FakeServer:
     def __init__(self):
         self.requests = []  # (path, headers with lower-case names, json body)
         self.answer = (200, None)  # (status, body); body None = a chat.completion with REPLY
+        self.content = lambda prompt: REPLY  # the reply's text for a prompt
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -37,7 +41,11 @@ class FakeServer:
                         "created": 1700000000,
                         "model": body["model"],
                         "choices": [
-                            {"index": 0, "message": {"role": "assistant", "content": REPLY}, "finish_reason": "stop"}
+                            {
+                                "index": 0,
+                                "message": {"role": "assistant", "content": server.content(body["messages"][0]["content"])},
+                                "finish_reason": "stop",
+                            }
                         ],
                         "usage": {"prompt_tokens": 5, "completion_tokens": 9, "total_tokens": 14},
                     }
@@ -194,17 +202,101 @@ def test_http_errors_and_empty_replies_are_one_line_model_errors(server, monkeyp
     assert server.url in message
 
 
-def test_a_server_that_never_answers_times_out(server, monkeypatch):
-    monkeypatch.setattr(live_model, "MAX_RETRIES", 0)
+def hang(server):
+    """Make the server accept each request and never answer it (until the test ends)."""
     release = threading.Event()
-    server.answer = (200, None)
     original = server.httpd.RequestHandlerClass.do_POST
-    server.httpd.RequestHandlerClass.do_POST = lambda handler: release.wait(5) or original(handler)
+    server.httpd.RequestHandlerClass.do_POST = lambda handler: release.wait(10) or original(handler)
+    return release
+
+
+def test_a_server_that_never_answers_is_reported_with_the_real_wait(server):
+    release = hang(server)
     try:
-        with pytest.raises(ModelError, match=r"did not answer within 0.5 s"):
-            live_model.reply("Write is_leap_year.", timeout=0.5)
+        with pytest.raises(ModelError, match=r"accepted the request but sent no answer in 0.5 s \(SPEC2CODE_LIVE_WAIT=0.5"):
+            live_model.reply("Write is_leap_year.", wait=0.5)
     finally:
         release.set()
+
+
+def test_the_whole_wait_is_the_setting_retries_included(server, monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "1.5")
+    release = hang(server)
+    start = time.monotonic()
+    try:
+        with pytest.raises(ModelError, match=r"no answer in 1.5 s"):
+            ask("Write is_leap_year.")
+    finally:
+        release.set()
+    assert time.monotonic() - start < 2.5  # not two tries of the whole wait
+    assert len(server.requests) <= 1
+
+
+def test_a_connect_timeout_says_the_server_could_not_be_reached(monkeypatch):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    queue = []
+    for _ in range(3):  # fill the accept queue: further connections hang
+        waiting = socket.socket()
+        waiting.setblocking(False)
+        try:
+            waiting.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        queue.append(waiting)
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setattr(live_model, "CONNECT_TIMEOUT", 0.5)
+    try:
+        with pytest.raises(ModelError) as info:
+            live_model.reply("Write is_leap_year.", wait=5)
+    finally:
+        for s in queue + [listener]:
+            s.close()
+    message = str(info.value)
+    assert "could not be reached: no connection after 0.5 s (the connection timed out)" in message, message
+    assert "no answer" not in message
+
+
+# --- reasoning models: the thinking goes apart from the answer --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, reasoning, answer",
+    [
+        ("<think>\nhmm\n</think>\n\nThe answer.", "hmm", "The answer."),
+        ("  <think>a</think>b", "a", "b"),
+        ("hmm, the template opened it\n</think>\nThe answer.", "hmm, the template opened it", "The answer."),
+        ("<think>cut off before the end", "cut off before the end", ""),
+        ("No reasoning here.", None, "No reasoning here."),
+        ("Code with a <think> tag inside.", None, "Code with a <think> tag inside."),
+    ],
+)
+def test_split_reasoning_takes_inline_thinking_out_as_reasoning_parsers_do(text, reasoning, answer):
+    assert live_model.split_reasoning(text) == (reasoning, answer)
+
+
+def test_ask_returns_the_answer_of_a_reasoning_model_and_keeps_its_thinking_apart(server, env):
+    server.content = lambda prompt: offline.reply(prompt, persona="reasoning")
+    prompt = "Implement this specification in Python.\n\nSpecification:\n" + SPEC
+    got = respond(prompt, backend="live")
+    assert "<think>" not in got.text and "</think>" not in got.text
+    assert agent.extract_code(got.text) == offline.reply(prompt).split("```python\n")[1].split("```")[0].strip()
+    assert "Let me draft it first" in got.reasoning and "```python" in got.reasoning
+    assert got.tokens == {"prompt": 5, "completion": 9} and not got.cached and got.backend == "live"
+    again = respond(prompt, backend="live")  # from the cache: the raw reply is kept, and split again
+    assert again.cached and again.text == got.text and again.reasoning == got.reasoning and again.tokens is None
+    [entry] = list(env.rglob("*.json"))
+    assert json.loads(entry.read_text())["reply"].startswith("<think>")
+
+
+def test_a_reply_with_only_reasoning_is_a_model_error_and_not_cached(server, env):
+    server.content = lambda prompt: "<think>I will think about this for a very long"
+    with pytest.raises(ModelError, match="sent only its reasoning"):
+        ask("Write is_leap_year.")
+    assert list(env.rglob("*.json")) == []
 
 
 def test_nothing_is_cached_when_the_model_fails(server, env, monkeypatch):

@@ -197,3 +197,45 @@ def test_help_lists_the_options_and_settings(capsys):
         try_command.main(["--help"])
     out = capsys.readouterr().out
     assert "--agent PATH" in out and "--model {offline,gaming,live}" in out and "SPEC2CODE_MODEL" in out
+
+
+def test_another_task_is_solved_and_judged_on_its_own_held_out_tests(capsys):
+    code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--task", "parse_duration")
+    assert (code, err) == (0, "")
+    assert "Task: Parse a duration (parse_duration)" in out
+    assert "Attempt 3: 15/15 tests passed\n" in out and "The visible tests pass after 3 attempts." in out
+    assert out.rstrip().endswith("Held-out tests: 20/20 passed. The solution generalises.")
+
+
+def test_an_unknown_task_lists_the_tasks(capsys):
+    code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--task", "fizzbuzz")
+    assert code == 2 and out == ""
+    assert err.startswith("spec2code try: There is no task 'fizzbuzz': use one of leap_year, median,")
+
+
+def test_the_review_flags_special_cases_and_the_trail_is_written(capsys, tmp_path):
+    trail = tmp_path / "trail.jsonl"
+    code, out, _ = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "gaming", "--trail", str(trail))
+    assert code == 1
+    assert "Review: line 5: special-cases inputs of the visible tests: 1900, 2100\n" in out
+    assert f"Trail: {trail} (3 asks, 2 runs); read it with: spec2code trail {trail}\n" in out
+    events = [line for line in trail.read_text().splitlines()]
+    assert len(events) == 1 + 3 + 2 + 1  # start, the asks, the runs, the verdict
+
+
+def test_the_held_out_verdict_is_measured_by_the_lab_not_taken_from_the_agent(capsys, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text(REFERENCE_AGENT.read_text() + "\n\ndef holdout_check(solution_src):\n    return []\n")
+    code, out, _ = run_try(capsys, "--agent", str(agent), "--model", "gaming")
+    assert code == 1
+    assert "Your holdout_check said: nothing fails; the lab's own run of the held-out tests says otherwise" in out
+    assert "Held-out tests: 6/8 passed — failing: test_centuries_are_common_years, test_far_future_years." in out
+
+
+def test_replay_mode_says_it_replays_recorded_live_replies(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SPEC2CODE_REPLAY", "1")
+    monkeypatch.setenv("SPEC2CODE_CACHE_DIR", str(tmp_path / "class-cache"))
+    monkeypatch.setattr(try_command.running, "call", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    code, out, _ = run_try(capsys, "--agent", str(REFERENCE_AGENT))
+    assert code == 130
+    assert "Model: replay of recorded live replies (gpt-4o-mini) from " in out and "Model: offline" not in out

@@ -1,0 +1,147 @@
+"""How the offline model reads a prompt: which task, what is asked (tests, a solution, a fix), which tests failed."""
+
+# Every pattern here runs in time linear in the prompt (no nested quantifiers that backtrack, no `.*` between two
+# words on a line), and only the first and last MAX_READ // 2 characters of a prompt are read: a grader runs this
+# model for hundreds of submissions, and a prompt may be megabytes long.
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..tasks import LEAP_YEAR, TASKS, Task
+
+MAX_READ = 200_000  # characters of a prompt that are read: its start (the spec) and its end (the feedback)
+TESTS, SOLUTION, FIX = "tests", "solution", "fix"
+
+# Words that name each task, besides its function's name.
+_NAMES = {
+    "leap_year": r"leap[\W_]{0,3}year",
+    "median": r"\bmedian\b",
+    "to_roman": r"\broman[ _-]numer",
+    "parse_duration": r"\bparse[ _-]?duration\b|\bdurations?\b",
+    "merge_intervals": r"\bmerge[ _-]?intervals\b|\boverlapping intervals\b",
+    "wrap_text": r"\bwrap[ _-]?text\b|\bword[ _-]?wrap",
+}
+_TASK_WORDS = {
+    name: re.compile(rf"\b{re.escape(t.function)}\b|{_NAMES.get(name, '(?!)')}", re.I) for name, t in TASKS.items()
+}
+
+# Signs that the prompt carries the result of a run: these mean FIX, even if the prompt also says "test".
+_FEEDBACK = re.compile(
+    r"traceback|assertionerror|(?<!raise )(?<!raise\n)\b\w*error:|^[ \t]*E[ \t]{2,}"
+    r"|\bfail(s|ed)\b|\bfailing( tests?\b| test_|:)|\b(is|are|was|were|keeps?|still) failing\b|\b\d+ failures?\b"
+    r"|\bfailures?:|\bdid(n['’]t| not) pass\b|\b\d+ passed\b"
+    r"|\bfix\b|\bcorrect (it|this|that|the|your|my)\b|\btry again\b|\bbroken\b"
+    r"|\bstill (wrong|broken|incorrect|not)\b|\b(is|was|are|were|gives?|returns?|got) (\w+ )?(wrong|incorrect)\b"
+    r"|\b(last|previous|earlier) (attempt|try|version|solution|code|function|implementation)\b"
+    r"|\b(doesn['’]t|does not|didn['’]t|did not) work\b|\bbut (it )?should\b",
+    re.I | re.M,
+)
+_EXPECTED, _GOT = re.compile(r"\bexpected\b", re.I), re.compile(r"\bgot\b", re.I)
+# Phrases that mention tests without asking for them ("make it pass the tests", "no tests, please").
+_NOT_ASKING_FOR_TESTS = re.compile(
+    r"\b(don['’]t|do not|no need to|without|never|not|no)\b[^.\n]{0,25}?\btest"
+    r"|\bpass(es|ing)?\b[^.\n]{0,20}?\btest",
+    re.I,
+)
+_ASKS_FOR_TESTS = re.compile(
+    r"\bunit[\s-]?tests?\b|\btest[ \t_*-]{0,3}(cases?|suite|functions?|module|file)\b|\bpytest\b"
+    r"|\btests? (for|of|that|to|covering|which)\b|^[^\w\n]*tests?\b"
+    r"|\b(write|writing|give|generate|create|produce|draft|add|need|want|suggest|propose|list|provide)"
+    r"\b([ \t]+[\w`'-]+){0,3}?[ \t]+tests?\b",
+    re.I | re.M,
+)
+_SHORT_TESTS_REQUEST = re.compile(r"[^\w\n]*(\S+[ \t]+){0,3}tests?[^\w\n]*", re.I)  # "leap year tests", on a short line
+_TEST_NAME = re.compile(r"(\bdef[ \t]+)?\b(test_[a-z0-9]\w*)", re.I)
+_ASKS_FOR_CODE = re.compile(r"\b(implement\w*|write|code|coding|solution|solve|function|program|script|def)\b", re.I)
+_LEAP_RULES = (re.compile(r"divisib", re.I), re.compile(r"\b100\b"), re.compile(r"\b400\b"))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the offline model understood: the task (None if none it knows), what is asked (TESTS, SOLUTION, FIX or
+    None), and which of its own tests the prompt names as failing, in the order its tests define them."""
+
+    task: Task | None
+    intent: str | None
+    failing: tuple[str, ...] = ()
+
+
+def read(prompt: str) -> Reading:
+    """Read a prompt the way the offline model does."""
+    text = readable(prompt)
+    task = task_of(text)
+    if task is None:
+        return Reading(None, None)
+    asked = text.replace(task.spec.strip(), "\n")  # the spec's own words report nothing ...
+    wanted = _intent(asked) or (SOLUTION if asked != text else None)  # ... but ask for the function
+    return Reading(task, wanted, failing_tests(asked, task))
+
+
+def readable(prompt: str) -> str:
+    """The part of a prompt that is read: all of it, or its start and its end when it is longer than MAX_READ."""
+    if len(prompt) <= MAX_READ:
+        return prompt
+    return prompt[: MAX_READ // 2] + "\n" + prompt[-(MAX_READ // 2) :]
+
+
+def task_of(text: str) -> Task | None:
+    """The task the prompt is about: the one named first; leap year also by its rules (divisible by 4, 100, 400)."""
+    found = [(m.start(), i) for i, words in enumerate(_TASK_WORDS.values()) if (m := words.search(text))]
+    if found:
+        return list(TASKS.values())[min(found)[1]]
+    if _leap_year_in_words(text):
+        return LEAP_YEAR
+    return None
+
+
+def _leap_year_in_words(text: str) -> bool:
+    """"leap" and "year" on one line, or the leap-year rules stated without a name."""
+    for line in text.splitlines():
+        low = line.lower()
+        if "leap" in low and "year" in low and re.search(r"\bleap\b", low) and re.search(r"\byears?\b", low):
+            return True
+    return all(rule.search(text) for rule in _LEAP_RULES)
+
+
+def intent(prompt: str) -> str | None:
+    """What the prompt asks for: TESTS, SOLUTION or FIX; None if it is no task the model knows, or asks nothing."""
+    return read(prompt).intent
+
+
+def _intent(text: str) -> str | None:
+    if _FEEDBACK.search(text) or _expected_got(text):
+        return FIX
+    wanted = _NOT_ASKING_FOR_TESTS.sub(" ", text)
+    if _ASKS_FOR_TESTS.search(wanted) or any(
+        len(line) <= 80 and _SHORT_TESTS_REQUEST.fullmatch(line) for line in wanted.splitlines()
+    ):
+        return TESTS
+    if _TEST_NAME.search(text):  # a failing test's name, pasted on its own
+        return FIX
+    if _ASKS_FOR_CODE.search(text):
+        return SOLUTION
+    return None
+
+
+def _expected_got(text: str) -> bool:
+    """"expected ... got" on one line, as assertion messages say it (checked line by line, so it stays linear)."""
+    for line in text.splitlines():
+        expected = _EXPECTED.search(line)
+        if expected and _GOT.search(line, expected.end()):
+            return True
+    return False
+
+
+def failing_tests(text: str, task: Task) -> tuple[str, ...]:
+    """The model's own tests that the prompt names, not counting their definitions (`def test_...`)."""
+    if task.script is None:
+        return ()
+    named = {m.group(2) for m in _TEST_NAME.finditer(text) if not m.group(1)}
+    return tuple(name for name in test_names(task.script.tests) if name in named)
+
+
+def test_names(source: str) -> list[str]:
+    """The names of the test functions a test module defines, in order (read from the text, not imported)."""
+    return re.findall(r"^def[ \t]+(test_\w+)", source, re.M)

@@ -1,0 +1,71 @@
+"""`spec2code trail`: any agent leaves a trail where the lab serves it, printed as a readable timeline."""
+
+import pytest
+
+from checks.runner import Agent, LabModel
+from harness import trail
+from harness.errors import UsageError
+from lab.commands import trail as trail_command
+from lab.commands.try_agent import REFERENCE_AGENT
+from tests.paths import ROOT
+
+
+@pytest.fixture(autouse=True)
+def no_settings(monkeypatch):
+    for name in ("SPEC2CODE_TRAIL", "SPEC2CODE_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_any_agent_leaves_a_trail_without_its_own_cooperation(monkeypatch, tmp_path):
+    path = tmp_path / "trail.jsonl"
+    monkeypatch.setenv("SPEC2CODE_TRAIL", str(path))
+    agent_file = ROOT / "tests" / "agents" / "correct" / "line_scanner.py"  # written knowing nothing of trails
+    with Agent(agent_file, model=LabModel("offline")) as agent:
+        out = agent.call("solve", trail.fingerprint("x") and __import__("harness").SPEC, time_limit=30)
+    events = trail.read(path)
+    runs = [e for e in events if e["event"] == "run"]
+    assert out["passed"] and len(runs) == 2 and len([e for e in events if e["event"] == "ask"]) == 3
+    assert runs[0]["result"]["failed"] == ["test_centuries_are_not_leap_years"] and runs[1]["result"]["failed"] == []
+
+
+def test_the_timeline_shows_asks_runs_flags_and_cut_feedback(capsys, tmp_path):
+    path = tmp_path / "trail.jsonl"
+    record = trail.Trail(path)
+    record.start(agent="solutions/agent.py", task="leap_year", model="gaming")
+    record.ask("Write tests.", "```python\ndef test_a(): pass\n```")
+    output = "x" * 5000
+    record.run("def is_leap_year(y):\n    if y in (1900, 2100):\n        return False\n",
+               "def test_a():\n    assert is_leap_year(1900) is False\n",
+               {"passed": 0, "failed": ["test_a"], "total": 1, "error": None, "output": output,
+                "isolation": "process"}, 0.04)
+    record.ask("Fix it: " + output[-3000:], "ok")
+    record.run("x = 1", "def test_b():\n    pass\n",
+               {"passed": 1, "failed": [], "total": 1, "error": None, "output": "", "isolation": "process"}, 0.03)
+    assert trail_command.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 solve(s), 2 ask(s), 2 run(s)" in out
+    assert "solve 1 · agent solutions/agent.py · task leap_year · model gaming" in out
+    assert "run 1  0/1 tests passed — failing: test_a · 0.04 s · process · tests " in out
+    assert "! line 2: special-cases inputs of the visible tests: 1900\n" in out
+    assert "! feedback: sent 3000 of the 5000 characters of the last run's output (its end); cut 2000" in out
+    assert "! the tests changed since the run before" in out
+
+
+def test_the_trail_of_spec2code_try_reads_back(capsys, tmp_path):
+    from lab.commands import try_agent
+
+    path = tmp_path / "t.jsonl"
+    try_agent.main(["--agent", str(REFERENCE_AGENT), "--trail", str(path)])
+    capsys.readouterr()
+    assert trail_command.main([str(path), "--full"]) == 0
+    out = capsys.readouterr().out
+    assert "3 ask(s), 2 run(s)" in out and "verdict  visible 11/11 · held-out 8/8" in out
+    assert "| def is_leap_year(year):" in out
+
+
+def test_a_missing_or_empty_trail_is_one_line(tmp_path):
+    with pytest.raises(UsageError, match="there is no trail at"):
+        trail_command.main([str(tmp_path / "nothing.jsonl")])
+    (tmp_path / "empty.jsonl").write_text("\n")
+    with pytest.raises(UsageError, match="holds no trail events"):
+        trail_command.main([str(tmp_path / "empty.jsonl")])
