@@ -28,7 +28,9 @@ import harness  # noqa: E402 - after the project folder is on the path
 from checks.runner import Agent, AgentError, LabModel, LoadFailed, NotStarted, Raised, TimedOut  # noqa: E402
 from checks.steps import BY_FUNCTION, try_time_limit  # noqa: E402
 from harness import settings  # noqa: E402
+from harness.errors import LabError  # noqa: E402
 from harness.text import clean, cut  # noqa: E402
+from lab.commands.running import model_line  # noqa: E402
 
 SHOWN = 600  # characters of a long value shown
 
@@ -54,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.name} could not be loaded: {exc}")
             print(f"Hint: {exc.hint}.")
             return 1
-        print(f"Agent: {settings.shown(path)}   Model: {model.backend}")
+        print(f"Agent: {settings.shown(path)}")
+        print(f"Model: {model_line(model.backend)}")
         tried = Tried(agent, model)
         state = {}
         for number, title, show in STEPS:
@@ -94,6 +97,8 @@ class Tried:
                        "for a loop that never ends.", 1) from None
         except AgentError as exc:
             raise Stop(f"{function} stopped: {exc}", 1) from None
+        except LabError as exc:  # the lab's model could not answer: no key, a replay miss
+            raise Stop(f"The model could not answer: {exc}", 2) from None
         finally:
             for prompt, reply in self.model.transcript[seen:]:
                 show("  prompt sent", prompt, limit=SHOWN // 2)
@@ -161,6 +166,8 @@ STEPS = [
 if __name__ == "__main__":
     try:
         sys.exit(main())
+    except LabError as problem:  # a misspelt setting, a live model with no key: one line, never a traceback
+        sys.exit(f"python lab/try_it.py: {problem}")
     except BrokenPipeError:  # the output went into something that stopped reading, e.g. `head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)

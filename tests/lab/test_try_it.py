@@ -59,3 +59,16 @@ def test_a_python_without_the_labs_packages_is_told_which_python_to_use(tmp_path
     assert done.returncode == 1 and done.stdout == ""
     assert "does not have the lab's packages (pytest is missing)" in done.stderr
     assert ".venv/bin/python lab/try_it.py" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_labs_own_errors_are_one_line(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "SPEC2CODE_MODLE": "live"}
+    done = subprocess.run([sys.executable, str(ROOT / "lab" / "try_it.py")], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("python lab/try_it.py: Unknown setting SPEC2CODE_MODLE. Did you mean")
+    env = {"PATH": "/usr/bin:/bin", "SPEC2CODE_REPLAY": "1", "SPEC2CODE_CACHE_DIR": str(tmp_path / "none")}
+    done = subprocess.run([sys.executable, str(ROOT / "lab" / "try_it.py"), "--agent", str(REFERENCE)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert "Model: replay of recorded live replies" in done.stdout
+    assert "The model could not answer: Replay mode (SPEC2CODE_REPLAY=1)" in done.stdout and done.returncode == 2
