@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from harness.tasks import TASKS, task
+
 from .engine import grade_agent
 from .report.formats import to_json
 from .report.terminal import to_text
@@ -22,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("steps", nargs="*", metavar="STEP", help="step numbers or function names (default: all)")
     parser.add_argument("--agent", metavar="PATH", help="the agent.py to grade (default: $SPEC2CODE_AGENT or lab/agent.py)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for tools")
+    parser.add_argument("--task", metavar="NAME", help="the task the checks run the lab's model on in steps 2 and 4 "
+                        f"(default: leap_year; one of {', '.join(TASKS)})")
     args = parser.parse_args(argv)
     try:
         for key in args.steps:
@@ -29,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     except LookupError as exc:
         parser.error(str(exc.args[0]))
     try:
-        report = grade_agent(args.agent, args.steps or None)
+        report = grade_agent(args.agent, args.steps or None, task=task(args.task) if args.task else None)
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return 130

@@ -18,7 +18,8 @@ PASSED, FAILED, NOT_STARTED, BLOCKED = "passed", "failed", "not started", "block
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
 
 
-def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, seed: int | None = None) -> dict:
+def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, seed: int | None = None,
+                task=None) -> dict:
     """Grade the steps of one agent.py and return the verdict as plain data.
 
     agent_path: the agent.py (default: $SPEC2CODE_AGENT, else lab/agent.py).
@@ -27,6 +28,8 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
         10 s for steps 4-5). A call that takes longer is stopped and fails its check.
     seed: what the checks' inputs are drawn from (default: SPEC2CODE_SEED, else a fresh secret one; see
         checks/scripts.py). An honest agent gets the same verdict from every seed.
+    task: the task (a name from harness.tasks) for the checks that run the lab's own model: step 2's offline tests
+        and step 4's task it was never shown (default: leap year, and a task drawn from the bank for step 4).
 
     Returns {"agent": path, "steps": [{"step", "name", "title", "status", "checks": [{"name", "description",
     "status", "message", "hint"}, ...]}, ...], "passed": steps passed, "total": steps reported}, where a status is
@@ -40,7 +43,7 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
     for number in sorted(wanted, reverse=True):
         needed.update(BY_NUMBER[number].needs)
     results, statuses = {}, {}
-    script = Script(settings.get("SPEC2CODE_SEED") if seed is None else seed)
+    script = Script(settings.get("SPEC2CODE_SEED") if seed is None else seed, task)
     with Agent(path, runs=serve_run) as agent:
         for current in STEPS:
             if current.number in needed:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from random import Random
 
-from harness.tasks import LEAP_YEAR
+from harness.tasks import DEFAULT, LEAP_YEAR, TASKS, Task
+from harness.tasks import task as named_task
 
 # Test code with no test in it: a run of it passes nothing and fails nothing.
 NO_TESTS = '''\
@@ -59,11 +60,23 @@ class SolveTests:
 
 
 class Script:
-    """One grading's draw. The same Script gives the same material every time it is asked (properties are kept)."""
+    """One grading's draw. The same Script gives the same material every time it is asked (properties are kept).
 
-    def __init__(self, seed: int | None = None):
+    `task`: the task the checks that run the lab's own model use (step 2's offline tests, step 4's task it was never
+    shown); leap year by default.
+    """
+
+    def __init__(self, seed: int | None = None, task: str | Task | None = None):
         self.seed = secrets.randbits(64) if seed is None else seed
         self.random = Random(self.seed)
+        self.task = named_task(task) if task else DEFAULT
+
+    @cached_property
+    def unseen(self) -> Task:
+        """A task the five steps never show: the chosen task if it is not the default, else one drawn from the bank."""
+        if self.task is not DEFAULT:
+            return self.task
+        return self.random.choice([t for t in TASKS.values() if t is not DEFAULT])
 
     def word(self) -> str:
         return self.random.choice(_WORDS)

@@ -23,10 +23,10 @@ def scripted_call(agent):
 
 
 def offline_tests(agent) -> str:
-    """The tests write_tests returns for the lab's spec when the lab's offline model answers."""
+    """The tests write_tests returns for the task's spec (leap year, or --task) when the lab's offline model answers."""
     from harness.model.offline import reply
 
-    got = agent.call("write_tests", harness.SPEC, ScriptedAsk(functools.partial(reply, persona="honest")))
+    got = agent.call("write_tests", agent.script.task.spec, ScriptedAsk(functools.partial(reply, persona="honest")))
     need_type(got, str, "write_tests", "return the code of the tests as a str")
     return got
 
@@ -71,7 +71,7 @@ def returns_the_code_of_the_reply(agent):
 def offline_tests_pass_on_a_correct_solution(agent):
     """with the offline model, its tests pass on a correct solution"""
     tests = offline_tests(agent)
-    result = run_tests(harness.tasks.LEAP_YEAR.reference, tests)
+    result = run_tests(agent.script.task.reference, tests)
     if result["error"] is None and not result["failed"] and result["passed"] > 0:
         return
     if result["passed"] + len(result["failed"]) == 0 and result["error"] is None:
@@ -88,23 +88,27 @@ def offline_tests_pass_on_a_correct_solution(agent):
 
 @check(follows=("calls_the_given_ask_once", "returns_the_code_of_the_reply", "offline_tests_pass_on_a_correct_solution"))
 def offline_tests_catch_the_known_bugs(agent):
-    """with the offline model, its tests fail every known-buggy solution"""
+    """with the offline model, its tests fail every known-buggy solution they can catch"""
+    task = agent.script.task
     tests = offline_tests(agent)
-    reference = run_tests(harness.tasks.LEAP_YEAR.reference, tests)
+    reference = run_tests(task.reference, tests)
     need(
         reference["error"] is None and not reference["failed"] and reference["passed"] > 0,
         "not checked: the tests must first pass on a correct solution (see the check above)",
     )
-    missed = []
-    for name, buggy in harness.tasks.LEAP_YEAR.buggy.items():
-        result = run_tests(buggy, tests)
-        if result["error"] is None and not result["failed"]:
-            missed.append(name)
+    # The bugs the offline model's own tests catch (all of leap year's; on other tasks, not every one).
+    catchable = [name for name, buggy in task.buggy.items() if _fails(run_tests(buggy, task.script.tests))]
+    missed = [name for name in catchable if not _fails(run_tests(task.buggy[name], tests))]
     need(
         not missed,
         f"expected the tests to fail on every known-buggy solution, but they passed: {', '.join(missed)}",
-        "ask for tests that cover the whole spec: typical years, centuries, every 400th year and invalid input",
+        "ask for tests that cover the whole spec: typical years, centuries, every 400th year and invalid input"
+        if task.name == "leap_year" else "ask for tests that cover the whole spec: every rule and every invalid input",
     )
+
+
+def _fails(result: dict) -> bool:
+    return result["error"] is not None or bool(result["failed"])
 
 
 test_check = pytest_view(STEP, __name__)

@@ -5,10 +5,13 @@ tells a tests request from a solution request is the order the contract fixes: s
 first; every later call to ask is for a solution (attempt 1, 2, ...).
 """
 
+import functools
+
 import harness
 from checks.define import CheckFailed, check, cut, fail, fail_text, need, need_type, pytest_view
 from checks.scripted import ScriptedAsk, run_tests
 from checks.scripts import NO_TESTS, reply_with, trim
+from harness.model.offline import reply as offline_reply
 
 STEP = 4
 KEYS = ("code", "tests", "passed", "iters", "history")
@@ -181,6 +184,33 @@ def a_run_that_errors_is_not_a_pass(agent):
     """never counts a run that stops with an error as a pass"""
     out, _ = solved(agent, [solutions(agent)[0]], runs=_stopped_early, max_iters=2)
     expect_passed(out, False, "every run reports an error, even with no failed test")
+
+
+@check(follows=("writes_the_tests_once", "stops_at_the_first_passing_attempt", "feeds_the_failing_tests_back",
+                "gives_up_after_max_iters"))
+def solves_a_task_it_was_never_shown(agent):
+    """solves a task other than leap year with the lab's model, as it solves leap year"""
+    task = agent.script.unseen
+    model = ScriptedAsk(functools.partial(offline_reply, persona="honest"))
+    out = agent.call("solve", task.spec, model)
+    need_type(out, dict, "solve", "return a dict with the keys code, tests, passed, iters and history")
+    prompts = [prompt for _, prompt in model.calls if isinstance(prompt, str)]
+    about = f"{task.title[:1].lower()}{task.title[1:]} (`{task.function}`), a task the lab never showed your agent"
+    if any(task.spec.strip() not in prompt for prompt in prompts):
+        raise CheckFailed(
+            f"expected every prompt to hold the spec of {about}, but a prompt did not",
+            "build each prompt from the `spec` argument; nothing in solve may be about leap year",
+        )
+    code = out.get("code")
+    held = run_tests(code, task.holdout_tests) if isinstance(code, str) else None
+    need(
+        out.get("passed") is True and held is not None and held["error"] is None and not held["failed"],
+        f"expected solve to solve {about}, with the lab's offline model answering; it returned passed="
+        f"{cut(out.get('passed'))} after {cut(out.get('iters'))} attempt(s)"
+        + (f", and its code fails held-out tests: {', '.join(held['failed']) or held['error']}" if held else ""),
+        "solve must work for any spec: use the spec it is given, and nothing that only leap year has "
+        "(harness.SPEC, harness.HOLDOUT_TESTS, is_leap_year)",
+    )
 
 
 _PASS_RULE = "a run passes only with no error, no failed test, and at least one passed test"

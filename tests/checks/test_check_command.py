@@ -101,3 +101,12 @@ def test_the_agent_variable_selects_the_agent(monkeypatch, capsys, tmp_path):
     assert "elsewhere.py" in out.splitlines()[0] and "not started" in out
 
 
+
+
+def test_a_task_can_be_chosen_for_the_checks_that_run_the_labs_model(capsys):
+    code, out = check(capsys, "2", "4", "--task", "parse_duration", "--agent", str(REFERENCE), "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["passed"] == 2
+    assert [c["name"] for c in report["steps"][1]["checks"]][-1] == "solves_a_task_it_was_never_shown"
+    with pytest.raises(Exception, match="There is no task 'nope'"):
+        command.main(["--task", "nope"])
