@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 # The lab's packages: all that `make lab` needs.
 STAMP := $(VENV)/.installed
-# ... and the development tools (import-linter, Playwright, pytest-timeout): for `make test` and CI only.
+# ... and the development tools (import-linter, Playwright): for `make test` and CI only.
 DEV_STAMP := $(VENV)/.installed-dev
 # setuptools reports every editable install in a box that reads like an error; it is only information.
 PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --disable-pip-version-check
@@ -41,7 +41,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 $(DEV_STAMP): $(STAMP)
-	@echo "Installing the development tools for the tests (import-linter, Playwright, pytest-timeout)"
+	@echo "Installing the development tools for the tests (import-linter, Playwright)"
 	@$(PIP) -e '.[dev]'
 	@touch $(DEV_STAMP)
 
