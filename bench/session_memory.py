@@ -23,6 +23,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import uuid
@@ -79,6 +80,8 @@ def kind(pid: int) -> str:
         argv = [a.decode(errors="replace") for a in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if a]
     except OSError:
         return "gone"
+    if not argv:  # exiting: its memory is all but gone
+        return "gone"
     script = Path(next((a for a in argv[1:] if a.endswith(".py")), ""))
     if "ipykernel_launcher" in argv:
         return "kernel"
@@ -96,8 +99,9 @@ def session_memory(server_pid: int) -> dict[str, tuple[int, int]]:
     """{kind: (processes, PSS in KiB)} over the server's process tree."""
     by_kind: dict[str, tuple[int, int]] = {}
     for pid in tree(server_pid):
-        count, kib = by_kind.get(kind(pid), (0, 0))
-        by_kind[kind(pid)] = (count + 1, kib + pss_kib(pid))
+        name = kind(pid)
+        count, kib = by_kind.get(name, (0, 0))
+        by_kind[name] = (count + 1, kib + pss_kib(pid))
     return by_kind
 
 
@@ -195,24 +199,46 @@ def start_server(home: Path, agent: Path, extra: list[str]) -> tuple[subprocess.
     return server, Session(port, token)
 
 
-def student_session(agent: Path, *, idle_between: float = 0.0, extra: list[str] = ()) -> tuple[dict, dict]:
+class Peak:
+    """The largest total PSS of a process tree, sampled every `every` seconds in a thread while in use."""
+
+    def __init__(self, pid: int, every: float = 0.5):
+        self.pid, self.every, self.kib = pid, every, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self):
+        while not self._stop.wait(self.every):
+            self.kib = max(self.kib, sum(kib for _, kib in session_memory(self.pid).values()))
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def student_session(agent: Path, *, idle_between: float = 0.0, extra: list[str] = ()) -> tuple[dict, dict, int]:
     """Open and run the notebooks in order, idle `idle_between` seconds after each but the last; then measure.
 
-    Returns ({kind: (processes, KiB)} at the end, {notebook: seconds its check cell took}).
+    Returns ({kind: (processes, KiB)} at the end, {notebook: seconds its check cell took}, peak KiB on the way).
     """
     check_seconds = {}
     with tempfile.TemporaryDirectory(prefix="spec2code-bench-") as home:
         server, session = start_server(Path(home), agent, list(extra))
         try:
-            for n, notebook in enumerate(NOTEBOOKS):
-                if n and idle_between:
-                    time.sleep(idle_between)
-                sources = code_cells(notebook)
-                seconds = asyncio.run(session.run_all(session.open_notebook(notebook), sources))
-                for source, took in zip(sources, seconds):
-                    if "check_step(" in source:
-                        check_seconds[notebook.stem] = took
-            return session_memory(server.pid), check_seconds
+            with Peak(server.pid) as peak:
+                for n, notebook in enumerate(NOTEBOOKS):
+                    if n and idle_between:
+                        time.sleep(idle_between)
+                    sources = code_cells(notebook)
+                    seconds = asyncio.run(session.run_all(session.open_notebook(notebook), sources))
+                    for source, took in zip(sources, seconds):
+                        if "check_step(" in source:
+                            check_seconds[notebook.stem] = took
+            return session_memory(server.pid), check_seconds, peak.kib
         finally:
             server.terminate()
             server.wait(timeout=60)
@@ -231,14 +257,16 @@ def main(argv=None) -> int:
     agent = args.agent.resolve()
     culled = launch_settings()["cull_idle_timeout"]
 
-    at_once, check_seconds = student_session(agent)
+    at_once, check_seconds, peak = student_session(agent)
     report(f"All {len(NOTEBOOKS)} notebooks run one after another, at once", at_once)
+    print(f"  (at most {peak / 1000:.0f} MB while the cells ran)")
     interval = max(1, round(args.pace / 4))
-    paced, _ = student_session(agent, idle_between=args.pace + 2 * interval + 2, extra=[
+    paced, _, peak = student_session(agent, idle_between=args.pace + 2 * interval + 2, extra=[
         f"--MappingKernelManager.cull_idle_timeout={args.pace:g}", f"--MappingKernelManager.cull_interval={interval}",
     ])
     report(f"All {len(NOTEBOOKS)} run at a student's pace (over {culled // 60} minutes on each, so the lab has "
            "stopped the idle kernels)", paced)
+    print(f"  (at most {peak / 1000:.0f} MB while the cells ran)")
     print("\ncheck cell, from run to result:")
     for name, took in check_seconds.items():
         print(f"  {name:<20}{took:>6.2f} s")
