@@ -30,7 +30,7 @@ bench: $(STAMP)
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("The lab needs Python 3.10 or newer; $(PYTHON) is " + sys.version.split()[0] + ". Try: make PYTHON=python3.11") if sys.version_info < (3, 10) else None'
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { echo "$(PYTHON) cannot make virtual environments. On Debian or Ubuntu: sudo apt install python3-venv"; exit 1; }
-	@echo "Setting up the lab in $(VENV) (the first time only: a minute or two)"
+	@echo "Setting up the lab in $(VENV) (a minute or two the first time)"
 	@echo "[1/3] a virtual environment in $(VENV)"
 	@$(PYTHON) -m venv $(VENV)
 	@$(PIP) --upgrade pip
