@@ -195,7 +195,12 @@ def start_server(home: Path, agent: Path, extra: list[str]) -> tuple[subprocess.
     ]
     env = dict(launch.server_environment(), SPEC2CODE_AGENT=str(agent))
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    launch.wait_until_ready(server, port, token)
+    try:
+        launch.wait_until_ready(server, port, token)
+    except BaseException:  # Ctrl-C or a server that does not answer: leave no server behind
+        server.terminate()
+        server.wait(timeout=60)
+        raise
     return server, Session(port, token)
 
 
