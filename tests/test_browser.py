@@ -1,13 +1,19 @@
-"""A real browser (Debian's chromium, driven by Playwright) opens step 1 in the lab's JupyterLab and runs it."""
+"""A real browser (Debian's chromium, driven by Playwright) uses the lab's JupyterLab as a student does: the
+layout it opens, step 1 run, a terminal, a file reset on disk, a notebook closed."""
 
+import json
 import os
 import secrets
 import shutil
 import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
+from lab.jupyter import install
 from lab.jupyter import launcher as launch
 from tests.shipped import stubs_file
 
@@ -21,12 +27,12 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 # Every code cell's prompt shows an execution count, "[3]:", rather than "[ ]:" or "[*]:".
-ALL_CELLS_RAN = """() => {
-    const prompts = [...document.querySelectorAll(
-        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+ALL_CELLS_RAN = """notebook => {
+    const prompts = [...notebook.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
     return prompts.length > 0 && prompts.every(prompt => /\\[\\d+\\]/.test(prompt.textContent));
 }"""
 WAIT_MS = 180_000  # JupyterLab and the kernel can be slow to start on a busy machine
+RELOAD_SECONDS = 20  # the reload extension looks every 2 s; a busy machine may take a few rounds
 
 pytestmark = [
     pytest.mark.slow,
@@ -41,24 +47,24 @@ pytestmark = [
 def server(tmp_path_factory):
     """JupyterLab as `spec2code lab` starts it, on a free loopback port with a token, with the stubs as the agent.
 
-    Workspaces and user settings go to a fresh folder, so what a developer left open or changed plays no part,
-    and autosave is off there, so running the cells never writes outputs into the committed notebook.
+    Layouts and user settings go to a fresh folder (the lab's layout is put there as setup does), so what a
+    developer left open or changed plays no part; autosave is off, as the lab sets it, so running cells never
+    writes outputs into the committed notebooks.
     """
     launch.setup()
     port, token = launch.free_port(17000 + os.getpid() % 1000), secrets.token_hex(16)
     home = tmp_path_factory.mktemp("jupyterlab")
-    env = dict(os.environ, SPEC2CODE_AGENT=str(stubs_file(home)))  # the stubs, whatever lab/agent.py holds
-    autosave = home / "user-settings" / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
-    autosave.parent.mkdir(parents=True)
-    autosave.write_text('{"autosave": false}', encoding="utf-8")
+    install.install_workspace(home / "workspaces")
+    env = dict(launch.server_environment(), SPEC2CODE_AGENT=str(stubs_file(home)))  # the stubs, whatever lab/agent.py holds
     command = launch.server_command(port, token, open_browser=False) + [
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
         f"--LabApp.user_settings_dir={home / 'user-settings'}",
     ]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(home / "server.log", "wb") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     try:
         launch.wait_until_ready(process, port, token)
-        yield port, token
+        yield port, token, home
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -73,23 +79,70 @@ def browser():
         chromium.close()
 
 
-def test_step_1_runs_in_the_browser_and_shows_its_check(server, browser):
-    port, token = server
-    committed = NOTEBOOK.read_bytes()
+@pytest.fixture
+def page(browser):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(WAIT_MS)
+    yield page
+    page.close()
+
+
+def screenshot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"))
+
+
+def tab(page, label):
+    return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab").filter(has_text=label).first
+
+
+def rest(port, token, path):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_the_lab_opens_the_start_notebook_with_agent_py_beside_it(server, page):
+    port, token, _ = server
+    committed = (ROOT / launch.START_NOTEBOOK).read_bytes()
+    page.goto(launch.lab_url(port, token))  # the address spec2code lab prints
+
+    notebook_tab, agent_tab = tab(page, "00_start.ipynb"), tab(page, "agent.py")
+    notebook_tab.wait_for()
+    agent_tab.wait_for()
+    page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle").wait_for()
+    assert "lab/agent.py" in agent_tab.get_attribute("title")  # the student's file, not some other agent.py
+    page.locator(".jp-FileEditor .cm-content").filter(has_text="def extract_code(reply)").wait_for()
+    notebook_box, agent_box = notebook_tab.bounding_box(), agent_tab.bounding_box()
+    assert agent_box["x"] > notebook_box["x"] + 300, "agent.py is not beside the notebook, to its right"
+    assert page.locator(".jp-FileEditor").first.is_visible() and page.locator(".jp-NotebookPanel").first.is_visible()
+    listing = page.locator(".jp-DirListing-content").inner_text()
+    assert "lab" in listing and "notebooks" in listing, "the file browser is not at the project folder"
+
+    time.sleep(3)  # JupyterLab has written the kernel's language_info into the notebook by now
+    for opened in (notebook_tab, agent_tab):
+        assert "jp-mod-dirty" not in opened.get_attribute("class"), "a file shows as unsaved on opening"
+    screenshot(page, "layout")
+    assert (ROOT / launch.START_NOTEBOOK).read_bytes() == committed
+
+
+def test_step_1_runs_in_the_browser_and_shows_its_check(server, page):
+    port, token, _ = server
+    committed = NOTEBOOK.read_bytes()
     page.goto(launch.lab_url(port, token, NOTEBOOK.relative_to(ROOT).as_posix()))
 
     # The notebook opens on the lab's own kernel: no kernel picker, no first-run prompt.
-    notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    notebook_tab = tab(page, NOTEBOOK.name)
+    notebook_tab.wait_for()
+    notebook = page.locator(f"[id='{notebook_tab.get_attribute('data-id')}']")
     notebook.locator(".jp-Cell").first.wait_for()
-    kernel_idle = page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle")
-    kernel_idle.wait_for()
+    page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle").wait_for()
     assert page.locator(".jp-Dialog").count() == 0, "a dialog (kernel picker?) opened with the notebook"
 
+    notebook_tab.click()  # the notebook Run All runs is the one in use
     page.click(".lm-MenuBar-item:has-text('Run')")
     page.click(".lm-Menu-item[data-command='runmenu:run-all']")
-    page.wait_for_function(ALL_CELLS_RAN)
+    page.wait_for_function(ALL_CELLS_RAN, arg=notebook.element_handle())
 
     check = notebook.locator(".jp-OutputArea-output .spec2code-check")
     check.scroll_into_view_if_needed()
@@ -103,7 +156,86 @@ def test_step_1_runs_in_the_browser_and_shows_its_check(server, browser):
     assert page.locator(".Toastify__toast").filter(has_text="news").count() == 0, "the news prompt appeared"
 
     check.evaluate("element => element.scrollIntoView({block: 'center'})")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "browser-01_extract_code.png"))
-    page.close()
+    screenshot(page, "01_extract_code")
+    time.sleep(2)
     assert NOTEBOOK.read_bytes() == committed, "the browser saved outputs into the committed notebook"
+
+
+def test_a_terminal_in_the_lab_runs_spec2code(server, page):
+    port, token, home = server
+    out = home / "terminal.txt"
+    page.goto(launch.lab_url(port, token))
+    tab(page, "agent.py").wait_for()
+    page.click(".lm-MenuBar-item:has-text('File')")
+    page.hover(".lm-Menu-item:has-text('New')")
+    page.click(".lm-Menu-item[data-command='terminal:create-new']")
+    terminal = page.locator(".jp-Terminal:not(.lm-mod-hidden)").first
+    terminal.wait_for()
+    time.sleep(2)  # the shell reads its start-up files
+    terminal.click()
+    page.keyboard.type(f"(command -v spec2code python; spec2code check 1) 2>&1 | tee {out}\n")
+    deadline = time.monotonic() + 60
+    while "not started" not in (out.read_text() if out.exists() else "") and time.monotonic() < deadline:
+        time.sleep(0.5)
+    printed = out.read_text()
+    assert "command not found" not in printed, printed
+    scripts = Path(sys.prefix) / "bin"
+    assert printed.splitlines()[:2] == [str(scripts / "spec2code"), str(scripts / "python")], printed
+    assert "Step 1 (extract_code)" in printed and "not started" in printed, printed
+    time.sleep(1)
+    screenshot(page, "terminal")
+
+
+def test_the_editor_shows_a_file_reset_on_disk_and_keeps_unsaved_edits(server, page):
+    """`spec2code reset` rewrites agent.py while it is open; an editor with no unsaved edits follows it."""
+    port, token, _ = server
+    folder = ARTIFACTS / "browser-reset"
+    shutil.rmtree(folder, ignore_errors=True)
+    agent = stubs_file(folder)  # folder/lab/agent.py, in a folder JupyterLab can open (the real one plays no part)
+    agent.write_text(agent.read_text().replace(
+        'raise NotImplementedError("step 1', 'return reply.strip()  # my step 1\n    raise NotImplementedError("step 1'))
+    path = agent.relative_to(ROOT).as_posix()
+    page.goto(launch.lab_url(port, token, path))
+    agent_tab = page.locator(f".lm-DockPanel-tabBar .lm-TabBar-tab[title*='{path}']")
+    agent_tab.wait_for()
+    editor = page.locator(f"[id='{agent_tab.get_attribute('data-id')}'] .cm-content")
+    editor.filter(has_text="my step 1").wait_for()
+
+    reset = subprocess.run([sys.executable, "-m", "lab.commands", "reset", "--agent", str(agent)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert reset.returncode == 0 and "Restored the stubs" in reset.stdout, reset
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while "my step 1" in editor.text_content() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert "my step 1" not in editor.text_content(), "the editor still shows the file as it was before the reset"
+    assert 'raise NotImplementedError("step 1' in editor.text_content()
+    assert "jp-mod-dirty" not in agent_tab.get_attribute("class")
+    screenshot(page, "reset")
+
+    # An editor with unsaved edits is left alone: the student's typing is never thrown away.
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# typed, not saved\n")
+    page.wait_for_function("tab => tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
+    agent.write_text(agent.read_text() + "# written on disk\n")
+    time.sleep(3 * 2)  # three rounds of the extension's look at the disk
+    assert "typed, not saved" in editor.text_content() and "written on disk" not in editor.text_content()
+
+
+def test_closing_a_notebook_stops_its_kernel(server, page):
+    port, token, _ = server
+    page.goto(launch.lab_url(port, token, "notebooks/02_write_tests.ipynb"))
+    notebook_tab = tab(page, "02_write_tests.ipynb")
+    notebook_tab.wait_for()
+    page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle").wait_for()
+
+    def kernel_of_notebook():
+        sessions = rest(port, token, "/api/sessions")
+        return [s["kernel"]["id"] for s in sessions if s["path"].endswith("02_write_tests.ipynb")]
+
+    [kernel] = kernel_of_notebook()
+    notebook_tab.locator(".lm-TabBar-tabCloseIcon").click()
+    deadline = time.monotonic() + 30
+    while kernel in [k["id"] for k in rest(port, token, "/api/kernels")] and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert kernel not in [k["id"] for k in rest(port, token, "/api/kernels")], "the kernel outlived its notebook"

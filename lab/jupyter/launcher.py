@@ -1,89 +1,35 @@
-"""`spec2code lab`: register the lab's kernel, install its JupyterLab settings, and open the start notebook."""
+"""`spec2code lab`: set the lab up in JupyterLab (install.py), start JupyterLab, and say where it is.
+
+One lab per project folder: a second `spec2code lab` gives the address of the one running. The server's own
+messages go to a log file, so the address is the last thing printed; if the server fails, the end of the log is.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import time
 import urllib.request
 from pathlib import Path
 
 from harness.errors import LaunchError
-from harness.files import write_atomically
-from harness.settings import PROJECT_ROOT
+from harness.settings import PROJECT_ROOT, shown
+
+from .install import KERNEL_DISPLAY_NAME, KERNEL_NAME, STATE, setup  # noqa: F401 (KERNEL_*: the notebooks' tests)
 
 ROOT = PROJECT_ROOT  # JupyterLab's root
-KERNEL_NAME = "spec2code-lab"  # every notebook names this kernel
-KERNEL_DISPLAY_NAME = "Spec to Code lab (Python 3)"
-KERNEL_EXTENSION = "--IPKernelApp.extensions=lab.jupyter.kernel_extension"  # the lab's errors read as messages in a notebook
-START_NOTEBOOK = "notebooks/00_start.ipynb"  # what JupyterLab opens first
-OVERRIDES = Path(__file__).resolve().parent / "overrides.json"  # settings for a quiet first run
+START_NOTEBOOK = "notebooks/00_start.ipynb"  # what a first run opens (through the layout install.py puts in place)
+LOG = STATE / "server.log"  # the server's messages, written afresh each start
+LOG_TAIL = 25  # lines of the log shown when the server fails
 DEFAULT_PORT = 8888  # the first port tried when --port is not given
 HOST = "127.0.0.1"  # the server listens on this machine only
 READY_TIMEOUT = 90.0  # seconds to wait for JupyterLab to answer before giving up
-
-
-def setup(prefix: str | os.PathLike | None = None) -> list[str]:
-    """Register the lab's kernel and install its JupyterLab settings under `prefix` (default: sys.prefix).
-
-    Safe to run again: what is already in place is left alone. Returns one line per thing done or found.
-    """
-    prefix = Path(prefix or sys.prefix)
-    return [register_kernel(prefix), install_settings(prefix)]
-
-
-def register_kernel(prefix: Path) -> str:
-    """Install the `spec2code-lab` kernelspec (this Python) into prefix/share/jupyter/kernels."""
-    spec_file = prefix / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json"
-    try:
-        current = json.loads(spec_file.read_text(encoding="utf-8"))
-        argv, name = current.get("argv", []), current.get("display_name")
-        if argv[:1] == [sys.executable] and KERNEL_EXTENSION in argv and name == KERNEL_DISPLAY_NAME:
-            return f"kernel {KERNEL_NAME!r} already registered ({spec_file.parent})"
-    except (OSError, ValueError):
-        pass
-    try:
-        from ipykernel.kernelspec import install
-    except ImportError as exc:
-        raise LaunchError(f"ipykernel is not installed in this Python ({exc}). Install the lab with: pip install -e .")
-    try:
-        where = install(kernel_name=KERNEL_NAME, display_name=KERNEL_DISPLAY_NAME, prefix=str(prefix))
-    except OSError as exc:
-        raise LaunchError(
-            f"Cannot register the lab's kernel under {prefix}: {exc.strerror or exc}. "
-            "Use a virtual environment you own: python -m venv .venv && .venv/bin/pip install -e ."
-        )
-    spec = json.loads(spec_file.read_text(encoding="utf-8"))
-    spec["argv"].append(KERNEL_EXTENSION)
-    write_atomically(spec_file, json.dumps(spec, indent=1) + "\n")
-    return f"kernel {KERNEL_NAME!r} registered ({where})"
-
-
-def install_settings(prefix: Path) -> str:
-    """Merge the lab's overrides.json into prefix/share/jupyter/lab/settings/overrides.json (ours win per key)."""
-    target = prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
-    ours = json.loads(OVERRIDES.read_text(encoding="utf-8"))
-    try:
-        merged = json.loads(target.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        merged = {}
-    before = json.dumps(merged, sort_keys=True)
-    for plugin, values in ours.items():
-        merged.setdefault(plugin, {}).update(values)
-    if json.dumps(merged, sort_keys=True) == before:
-        return f"JupyterLab settings already in place ({target})"
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, json.dumps(merged, indent=2) + "\n")
-    except OSError as exc:
-        raise LaunchError(f"Cannot write the lab's JupyterLab settings to {target}: {exc.strerror or exc}.")
-    return f"JupyterLab settings installed ({target})"
 
 
 def has_display() -> bool:
@@ -112,8 +58,23 @@ def port_is_free(port: int) -> bool:
     return True
 
 
-def lab_url(port: int, token: str, path: str = START_NOTEBOOK) -> str:
-    return f"http://{HOST}:{port}/lab/tree/{path}?token={token}"
+def lab_url(port: int, token: str, path: str | None = None) -> str:
+    """The address of the lab: its layout (the start notebook and agent.py on a first run), or one file's."""
+    where = f"/lab/tree/{path}" if path else "/lab"
+    return f"http://{HOST}:{port}{where}?token={token}"
+
+
+def running_lab(root: Path = ROOT) -> str | None:
+    """The address of a JupyterLab already serving `root` on this machine, from the servers' runtime files."""
+    from jupyter_server.serverapp import list_running_servers
+
+    for info in list_running_servers():
+        try:
+            if Path(info["root_dir"]).resolve() == Path(root).resolve():
+                return f"{info['url'].rstrip('/')}/lab?token={info.get('token', '')}"
+        except (KeyError, OSError, TypeError):
+            continue
+    return None
 
 
 def server_command(port: int, token: str, *, open_browser: bool) -> list[str]:
@@ -125,7 +86,7 @@ def server_command(port: int, token: str, *, open_browser: bool) -> list[str]:
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
-        f"--LabApp.default_url=/lab/tree/{START_NOTEBOOK}",
+        "--LabApp.default_url=/lab",
         f"--ServerApp.open_browser={open_browser}",
         "--ServerApp.answer_yes=True",  # Ctrl-C stops the server without a y/n question
         "--LabApp.news_url=None",  # no news feed fetched from the internet
@@ -136,37 +97,72 @@ def server_command(port: int, token: str, *, open_browser: bool) -> list[str]:
     return command
 
 
+def server_environment() -> dict[str, str]:
+    """This environment, with the lab's Python first on PATH, as `source .venv/bin/activate` would make it.
+
+    The kernels and terminals JupyterLab starts inherit it, so `!spec2code check` in a notebook finds the lab.
+    """
+    env = dict(os.environ)
+    scripts = sysconfig.get_path("scripts")
+    if env.get("PATH", "").split(os.pathsep)[0] != scripts:
+        env["PATH"] = os.pathsep.join(filter(None, [scripts, env.get("PATH")]))
+    if sys.prefix != sys.base_prefix:
+        env["VIRTUAL_ENV"] = sys.prefix
+    return env
+
+
 def wait_until_ready(server: subprocess.Popen, port: int, token: str, timeout: float = READY_TIMEOUT) -> None:
     """Return once the server answers; raise LaunchError if it exits or does not answer in time."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise LaunchError(f"JupyterLab stopped (exit code {server.returncode}); its messages are above.")
+            raise LaunchError(f"JupyterLab stopped (exit code {server.returncode}).")
         try:
             with urllib.request.urlopen(f"http://{HOST}:{port}/api/status?token={token}", timeout=2):
                 return
         except OSError:
             time.sleep(0.25)
-    raise LaunchError(f"JupyterLab did not answer on port {port} within {timeout:g} s; its messages are above.")
+    raise LaunchError(f"JupyterLab did not answer on port {port} within {timeout:g} s.")
+
+
+def log_tail(lines: int = LOG_TAIL) -> str:
+    """The last lines of the server's log, indented, for a message."""
+    try:
+        text = LOG.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(f"  | {line}" for line in text[-lines:])
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="spec2code lab",
-        description="Set up the lab (kernel and JupyterLab settings) and open notebooks/00_start.ipynb in JupyterLab.",
+        description="Set up the lab in JupyterLab (kernel, settings, extension, layout) and open it: "
+        "notebooks/00_start.ipynb with lab/agent.py beside it.",
     )
     parser.add_argument("--port", type=int, help=f"port to listen on (default: the first free one from {DEFAULT_PORT})")
     parser.add_argument("--no-browser", action="store_true",
                         help="do not open a browser (the default when there is no display)")
-    parser.add_argument("--setup-only", action="store_true", help="register the kernel and settings, then stop")
+    parser.add_argument("--setup-only", action="store_true", help="set up JupyterLab for the lab, then stop")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
+        try:
+            import jupyterlab  # noqa: F401
+        except ImportError:
+            raise LaunchError("JupyterLab is not installed in this Python. Install the lab with: pip install -e .")
+        if not args.setup_only:
+            running = running_lab()
+            if running:
+                print(f"\n  A lab is already running for this folder. Open this address in your browser:\n\n"
+                      f"      {running}\n\n  (Stop it with Ctrl-C in the terminal where it was started.)\n")
+                return 0
         for line in setup():
-            print(line)
+            if args.setup_only or "already" not in line:
+                print(line)
         if args.setup_only:
             print("Setup done. Start the lab with: spec2code lab")
             return 0
@@ -177,10 +173,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve(args) -> int:
-    try:
-        import jupyterlab  # noqa: F401
-    except ImportError:
-        raise LaunchError("JupyterLab is not installed in this Python. Install the lab with: pip install -e .")
     if args.port is not None and not port_is_free(args.port):
         raise LaunchError(
             f"Port {args.port} is already in use. Choose another with --port, e.g. --port {args.port + 1}."
@@ -188,16 +180,17 @@ def serve(args) -> int:
     port = args.port if args.port is not None else free_port(DEFAULT_PORT)
     open_browser = not args.no_browser and has_display()
     token = secrets.token_hex(24)
-    print(f"Starting JupyterLab on port {port} ...", flush=True)
-    server = subprocess.Popen(server_command(port, token, open_browser=open_browser), cwd=ROOT)
+    print(f"Starting JupyterLab on port {port} (its messages go to {shown(LOG)}) ...", flush=True)
+    LOG.parent.mkdir(parents=True, exist_ok=True)
+    with open(LOG, "wb") as log:
+        server = subprocess.Popen(server_command(port, token, open_browser=open_browser), cwd=ROOT,
+                                  env=server_environment(), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     signal.signal(signal.SIGTERM, lambda *_: server.terminate())  # stopping the launcher stops the server
     try:
         wait_until_ready(server, port, token)
-        url = lab_url(port, token)
-        print(f"\n  The lab is running. Open this address in your browser:\n\n      {url}\n", flush=True)
-        if not open_browser:
-            print("  (No browser was opened: there is no display here, or you passed --no-browser.)", flush=True)
-        print("  Press Ctrl-C to stop the lab.\n", flush=True)
+        note = "" if open_browser else "\n  (No browser was opened: there is no display here, or you passed --no-browser.)"
+        print(f"\n  The lab is running. Open this address in your browser:\n\n      {lab_url(port, token)}\n{note}"
+              "\n  Press Ctrl-C to stop the lab.\n", flush=True)
         return server.wait()
     except KeyboardInterrupt:  # Ctrl-C reaches the server too; give it time to shut its kernels down
         try:
@@ -205,10 +198,10 @@ def serve(args) -> int:
         except subprocess.TimeoutExpired:
             server.terminate()
         return 0
-    except LaunchError:
+    except LaunchError as exc:
         if server.poll() is None:
             server.terminate()
-        raise
+        raise LaunchError(f"{exc} The end of its log ({shown(LOG)}):\n{log_tail()}") from None
 
 
 if __name__ == "__main__":

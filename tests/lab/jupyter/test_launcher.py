@@ -1,4 +1,4 @@
-"""`spec2code lab`: setup is idempotent, and the real JupyterLab server it starts serves the lab and runs a check."""
+"""`spec2code lab`: one lab per folder, the address printed last, and the real JupyterLab it starts serves the lab."""
 
 import asyncio
 import json
@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import threading
 import time
 import urllib.error
@@ -19,44 +20,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from lab.jupyter import install
 from lab.jupyter import launcher as launch
 from tests.paths import ROOT
 from tests.shipped import stubs_file
 
 START_TIMEOUT = 120  # seconds for the launcher to print its URL on a slow, busy machine
-URL = re.compile(r"(http://127\.0\.0\.1:(\d+)/lab/tree/notebooks/00_start\.ipynb\?token=(\w+))")
+URL = re.compile(r"(http://127\.0\.0\.1:(\d+)/lab\?token=(\w+))")
 
 
 # --- setup --------------------------------------------------------------------------------------------------------
-
-
-def test_setup_registers_the_kernel_and_installs_the_settings_once(tmp_path):
-    settings = tmp_path / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
-    settings.parent.mkdir(parents=True)
-    settings.write_text(json.dumps({"@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"}}))
-
-    first = launch.setup(prefix=tmp_path)
-    assert first[0].startswith("kernel 'spec2code-lab' registered")
-    assert first[1].startswith("JupyterLab settings installed")
-    second = launch.setup(prefix=tmp_path)
-    assert second[0].startswith("kernel 'spec2code-lab' already registered")
-    assert second[1].startswith("JupyterLab settings already in place")
-
-    spec = json.loads((tmp_path / "share" / "jupyter" / "kernels" / "spec2code-lab" / "kernel.json").read_text())
-    assert spec["argv"][0] == sys.executable and spec["display_name"] == launch.KERNEL_DISPLAY_NAME
-    assert launch.KERNEL_EXTENSION in spec["argv"]  # the lab's errors read as messages in its notebooks
-    merged = json.loads(settings.read_text())
-    assert merged["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}  # someone else's: kept
-    assert merged["@jupyterlab/apputils-extension:notification"] == {"fetchNews": "false", "checkForUpdates": False}
-
-
-def test_every_overridden_setting_exists_in_jupyterlab():
-    """A misspelt plugin or setting name in overrides.json would be ignored silently."""
-    schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas"
-    for plugin, values in json.loads(launch.OVERRIDES.read_text()).items():
-        package, name = plugin.rsplit(":", 1)
-        schema = json.loads((schemas / package / f"{name}.json").read_text())
-        assert set(values) <= set(schema["properties"]), plugin
 
 
 @pytest.mark.parametrize(
@@ -72,15 +45,50 @@ def test_a_browser_is_opened_only_where_there_is_a_display(monkeypatch, environ,
     assert launch.has_display() is expected
 
 
-def test_the_server_command_opens_the_start_notebook_in_the_project(tmp_path):
+def test_the_server_command_opens_the_labs_layout_in_the_project():
     command = launch.server_command(8888, "abc", open_browser=False)
     assert f"--ServerApp.root_dir={ROOT}" in command
-    assert "--LabApp.default_url=/lab/tree/notebooks/00_start.ipynb" in command
+    assert "--LabApp.default_url=/lab" in command
     assert "--ServerApp.open_browser=False" in command and "--IdentityProvider.token=abc" in command
+    assert launch.lab_url(8888, "abc") == "http://127.0.0.1:8888/lab?token=abc"
     assert (ROOT / launch.START_NOTEBOOK).is_file()
 
 
-def test_a_busy_port_is_a_clear_message(capsys):
+def test_the_server_and_all_it_starts_find_the_labs_commands_first(monkeypatch):
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    env = launch.server_environment()
+    assert env["PATH"].split(os.pathsep)[0] == sysconfig.get_path("scripts")
+    assert (Path(sysconfig.get_path("scripts")) / "spec2code").is_file()
+    assert env["PATH"].endswith("/usr/bin:/bin")
+
+
+def test_a_lab_running_for_this_folder_is_found_and_one_for_another_is_not(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+    assert launch.running_lab() is None
+    other = {"root_dir": str(tmp_path), "url": "http://127.0.0.1:8890/", "token": "other", "pid": os.getpid()}
+    (tmp_path / "jpserver-1.json").write_text(json.dumps(other))
+    assert launch.running_lab() is None
+    ours = {"root_dir": str(ROOT), "url": "http://127.0.0.1:8891/", "token": "ours", "pid": os.getpid()}
+    (tmp_path / "jpserver-2.json").write_text(json.dumps(ours))
+    assert launch.running_lab() == "http://127.0.0.1:8891/lab?token=ours"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (tmp_path / "jpserver-2.json").write_text(json.dumps(ours | {"pid": int(gone.stdout)}))
+    assert launch.running_lab() is None  # a server that has stopped is no lab
+
+
+def test_a_server_that_fails_shows_the_end_of_its_log(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.setattr(launch, "LOG", tmp_path / "server.log")
+    monkeypatch.setattr(launch, "setup", lambda: [])
+    failing = [sys.executable, "-c", "import sys; print('the server could not start: boom'); sys.exit(3)"]
+    monkeypatch.setattr(launch, "server_command", lambda *args, **kwargs: failing)
+    assert launch.main(["--no-browser", "--port", str(launch.free_port(18500))]) == 1
+    err = capsys.readouterr().err
+    assert "JupyterLab stopped (exit code 3)" in err and "| the server could not start: boom" in err
+
+
+def test_a_busy_port_is_a_clear_message(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -103,8 +111,10 @@ def test_setup_only_is_what_the_makefile_runs():
 class Lab:
     """A running `spec2code lab`: its URL, port and token, and a small HTTP client for its REST API."""
 
-    def __init__(self, process, url, port, token, printed):
+    def __init__(self, process, url, port, token, printed, env):
         self.process, self.url, self.port, self.token, self.printed = process, url, port, token, printed
+        self.env = env  # the launcher's environment: a runtime folder of its own, so another lab plays no part
+        self.log = launch.LOG.read_text(encoding="utf-8", errors="replace")  # the server's start-up messages
         self.base = f"http://127.0.0.1:{port}"
 
     def request(self, method, path, body=None):
@@ -120,10 +130,14 @@ class Lab:
             return exc.code, exc.read().decode()
 
 
-def start_lab(env_extra=None):
-    """Run the real launcher (no display, so no browser) on a free port; return a Lab once it prints its URL."""
+def start_lab(runtime, env_extra=None):
+    """Run the real launcher (no display, so no browser) on a free port; return a Lab once it prints its URL.
+
+    `runtime` is the folder where Jupyter servers announce themselves: one of the test's own, so a lab the
+    developer has open in this folder is not taken for this one (nor this one for it).
+    """
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    env.update(env_extra or {})
+    env.update(env_extra or {}, JUPYTER_RUNTIME_DIR=str(runtime))
     port = launch.free_port(18000 + os.getpid() % 2000)
     process = subprocess.Popen(
         [sys.executable, "-m", "lab.commands", "lab", "--port", str(port)],
@@ -146,7 +160,7 @@ def start_lab(env_extra=None):
                     printed.append(lines.get(timeout=2))
                 except queue.Empty:
                     break
-            return Lab(process, found.group(1), int(found.group(2)), found.group(3), "".join(printed))
+            return Lab(process, found.group(1), int(found.group(2)), found.group(3), "".join(printed), env)
     stop_lab(process)
     pytest.fail("spec2code lab printed no URL:\n" + "".join(printed))
 
@@ -165,7 +179,8 @@ def stop_lab(process):
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """The lab as `spec2code lab` opens it, on the stubs (a student's own lab/agent.py plays no part)."""
-    running = start_lab({"SPEC2CODE_AGENT": str(stubs_file(tmp_path_factory.mktemp("stubs")))})
+    stubs = stubs_file(tmp_path_factory.mktemp("stubs"))
+    running = start_lab(tmp_path_factory.mktemp("runtime"), {"SPEC2CODE_AGENT": str(stubs)})
     yield running
     stop_lab(running.process)
 
@@ -174,6 +189,36 @@ def lab(tmp_path_factory):
 def test_the_launcher_prints_the_url_and_opens_no_browser_without_a_display(lab):
     assert lab.url in lab.printed
     assert "No browser was opened" in lab.printed
+
+
+@pytest.mark.slow
+def test_the_address_is_printed_last_and_the_servers_messages_go_to_its_log(lab):
+    time.sleep(2)  # anything the server printed after it answered would have come by now
+    assert lab.printed.rstrip().endswith("Press Ctrl-C to stop the lab."), lab.printed
+    assert "[I " not in lab.printed and "ServerApp" not in lab.printed, lab.printed
+    assert f"its messages go to {launch.LOG.relative_to(ROOT).as_posix()}" in lab.printed
+    assert "ServerApp" in lab.log
+
+
+@pytest.mark.slow
+def test_a_second_lab_for_the_same_folder_gives_the_address_of_the_first(lab):
+    second = subprocess.run([sys.executable, "-m", "lab.commands", "lab"], cwd=ROOT, env=lab.env,
+                            capture_output=True, text=True, timeout=60)
+    assert second.returncode == 0, second.stderr
+    assert "A lab is already running for this folder" in second.stdout
+    assert f"http://127.0.0.1:{lab.port}/lab?token={lab.token}" in second.stdout
+    assert "Starting JupyterLab" not in second.stdout
+
+
+@pytest.mark.slow
+def test_the_server_stops_idle_kernels_even_with_their_notebook_open(lab):
+    status, kernel = lab.request("POST", "/api/kernels", {"name": install.KERNEL_NAME})  # the culler starts with it
+    assert status == 201, kernel
+    lab.request("DELETE", f"/api/kernels/{kernel['id']}")
+    log = launch.LOG.read_text(encoding="utf-8", errors="replace")
+    timeout = install.SERVER_CONFIG["MappingKernelManager"]["cull_idle_timeout"]
+    assert f"Culling kernels with idle durations > {timeout} seconds" in log
+    assert "Culling kernels even with connected clients" in log
 
 
 @pytest.mark.slow
@@ -194,7 +239,7 @@ def test_the_notebooks_are_listed_through_the_contents_api(lab):
 def test_the_server_knows_the_lab_kernel_and_serves_the_quiet_settings(lab):
     status, specs = lab.request("GET", "/api/kernelspecs")
     assert status == 200
-    assert specs["kernelspecs"][launch.KERNEL_NAME]["spec"]["display_name"] == launch.KERNEL_DISPLAY_NAME
+    assert specs["kernelspecs"][install.KERNEL_NAME]["spec"]["display_name"] == install.KERNEL_DISPLAY_NAME
     status, notification = lab.request("GET", "/lab/api/settings/@jupyterlab/apputils-extension:notification")
     defaults = {name: prop.get("default") for name, prop in notification["schema"]["properties"].items()}
     assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False
@@ -254,8 +299,8 @@ async def execute_over_websocket(lab, kernel_id, code, timeout=120):
 
 
 @pytest.mark.slow
-def test_stopping_the_launcher_stops_the_server():
-    running = start_lab()
+def test_stopping_the_launcher_stops_the_server(tmp_path):
+    running = start_lab(tmp_path)
     stop_lab(running.process)
     assert running.process.returncode is not None
     deadline = time.monotonic() + 30

@@ -1,0 +1,288 @@
+"""Benchmark: a student's session in memory: the lab's server, its kernels and their sandbox processes, as PSS.
+
+Starts JupyterLab as `spec2code lab` does, opens the six notebooks one after another as a student would (a
+session and kernel per notebook, every code cell run in order), then sums the proportional set size (PSS, from
+/proc/<pid>/smaps_rollup) over the server's process tree, by kind of process. PSS counts a page shared by n
+processes as 1/n in each, so the sum is what the session costs the machine (and what a pod's limit sees, near
+enough). It also times each check cell, from the request to its result. Linux only.
+
+    .venv/bin/python bench/session_memory.py [--agent PATH] [--pace SECONDS]
+
+Two sessions: all six notebooks run one after another at once, and at a student's pace, where each notebook's
+kernel has sat idle longer than the lab's timeout (install.SERVER_CONFIG) by the time the next one runs. The
+second uses a timeout of --pace seconds to stand for the lab's ten minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lab.jupyter import launcher as launch  # noqa: E402
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+TARGET_MB = 400  # the most a session with all six notebooks run should hold (PSS), to fit a small pod
+CELL_TIMEOUT = 180  # seconds one cell may take on a slow, busy machine
+
+
+# --- memory -------------------------------------------------------------------------------------------------------
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of `pid` (read from /proc/<pid>/task/*/children)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return found
+
+
+def tree(pid: int) -> list[int]:
+    """`pid` and every process below it."""
+    todo, seen = [pid], []
+    while todo:
+        current = todo.pop()
+        seen.append(current)
+        todo += children(current)
+    return seen
+
+
+def pss_kib(pid: int) -> int:
+    """One process's PSS in KiB (0 if it has gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def kind(pid: int) -> str:
+    """What a process of the session is, from its command line."""
+    try:
+        argv = [a.decode(errors="replace") for a in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if a]
+    except OSError:
+        return "gone"
+    if not argv:  # exiting: its memory is all but gone
+        return "gone"
+    script = Path(next((a for a in argv[1:] if a.endswith(".py")), ""))
+    if "ipykernel_launcher" in argv:
+        return "kernel"
+    if "jupyterlab" in argv or Path(argv[0]).name.startswith("jupyter"):
+        return "server"
+    if script.parent.name == "sandbox":
+        return "sandbox"
+    if script.parent.name == "runner":
+        return "agent runner"
+    name = Path(argv[0]).name if argv else "?"
+    return "terminal" if name in ("bash", "sh", "zsh") else name
+
+
+def session_memory(server_pid: int) -> dict[str, tuple[int, int]]:
+    """{kind: (processes, PSS in KiB)} over the server's process tree."""
+    by_kind: dict[str, tuple[int, int]] = {}
+    for pid in tree(server_pid):
+        name = kind(pid)
+        count, kib = by_kind.get(name, (0, 0))
+        by_kind[name] = (count + 1, kib + pss_kib(pid))
+    return by_kind
+
+
+def report(title: str, by_kind: dict[str, tuple[int, int]]) -> int:
+    """Print one table of the session's memory; return the total in MB."""
+    total = sum(kib for _, kib in by_kind.values())
+    print(f"\n{title}: {total / 1000:.0f} MB PSS (target: at most {TARGET_MB} MB)")
+    for name, (count, kib) in sorted(by_kind.items(), key=lambda item: -item[1][1]):
+        print(f"  {name:<14}{count:>3} process{'es' if count != 1 else '  '}{kib / 1000:>8.0f} MB")
+    return round(total / 1000)
+
+
+# --- a student's session, through the server's API ---------------------------------------------------------------
+
+
+class Session:
+    """The server's REST API and kernel websockets, as JupyterLab in a browser uses them."""
+
+    def __init__(self, port: int, token: str):
+        self.port, self.token = port, token
+
+    def request(self, method: str, path: str, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"http://{launch.HOST}:{self.port}{path}", data=data, method=method,
+                                     headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=60) as response:
+            raw = response.read()
+            return json.loads(raw) if raw else None
+
+    def open_notebook(self, notebook: Path) -> dict:
+        """What opening a notebook tab does: a session for its path, with a kernel started by the server."""
+        path = notebook.relative_to(ROOT).as_posix()
+        return self.request("POST", "/api/sessions", {
+            "path": path, "name": notebook.name, "type": "notebook", "kernel": {"name": launch.KERNEL_NAME},
+        })
+
+    async def run_all(self, session: dict, sources: list[str]) -> list[float]:
+        """Run the cells in order on the session's kernel, as Run All does; return each cell's seconds."""
+        from tornado.httpclient import HTTPRequest
+        from tornado.websocket import websocket_connect
+
+        url = f"ws://{launch.HOST}:{self.port}/api/kernels/{session['kernel']['id']}/channels"
+        conn = await websocket_connect(HTTPRequest(url, headers={"Authorization": f"token {self.token}"}))
+        seconds = []
+        try:
+            for source in sources:
+                start = time.perf_counter()
+                await execute(conn, source)
+                seconds.append(time.perf_counter() - start)
+        finally:
+            conn.close()
+        return seconds
+
+
+async def execute(conn, code: str) -> None:
+    """Send one execute_request; return when its reply has come and the kernel is idle again."""
+    msg_id = uuid.uuid4().hex
+    conn.write_message(json.dumps({
+        "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": "student",
+                   "session": uuid.uuid4().hex, "version": "5.3", "date": ""},
+        "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+        "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                    "allow_stdin": False, "stop_on_error": True},
+    }))
+    replied = idle = False
+    deadline = time.monotonic() + CELL_TIMEOUT
+    while not (replied and idle):
+        raw = await asyncio.wait_for(conn.read_message(), timeout=max(1.0, deadline - time.monotonic()))
+        if raw is None:
+            raise RuntimeError("the kernel's websocket closed while a cell ran")
+        msg = json.loads(raw)
+        if msg.get("parent_header", {}).get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "execute_reply":
+            replied = True
+        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            idle = True
+
+
+def code_cells(notebook: Path) -> list[str]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+
+
+def start_server(home: Path, agent: Path, extra: list[str]) -> tuple[subprocess.Popen, Session]:
+    """JupyterLab as the launcher starts it, with its workspaces and user settings in `home`."""
+    launch.setup()
+    port, token = launch.free_port(19000 + os.getpid() % 500), secrets.token_hex(16)
+    command = launch.server_command(port, token, open_browser=False) + [
+        f"--LabApp.workspaces_dir={home / 'workspaces'}", f"--LabApp.user_settings_dir={home / 'settings'}", *extra,
+    ]
+    env = dict(launch.server_environment(), SPEC2CODE_AGENT=str(agent))
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        launch.wait_until_ready(server, port, token)
+    except BaseException:  # Ctrl-C or a server that does not answer: leave no server behind
+        server.terminate()
+        server.wait(timeout=60)
+        raise
+    return server, Session(port, token)
+
+
+class Peak:
+    """The largest total PSS of a process tree, sampled every `every` seconds in a thread while in use."""
+
+    def __init__(self, pid: int, every: float = 0.5):
+        self.pid, self.every, self.kib = pid, every, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self):
+        while not self._stop.wait(self.every):
+            self.kib = max(self.kib, sum(kib for _, kib in session_memory(self.pid).values()))
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def student_session(agent: Path, *, idle_between: float = 0.0, extra: list[str] = ()) -> tuple[dict, dict, int]:
+    """Open and run the notebooks in order, idle `idle_between` seconds after each but the last; then measure.
+
+    Returns ({kind: (processes, KiB)} at the end, {notebook: seconds its check cell took}, peak KiB on the way).
+    """
+    check_seconds = {}
+    with tempfile.TemporaryDirectory(prefix="spec2code-bench-") as home:
+        server, session = start_server(Path(home), agent, list(extra))
+        try:
+            with Peak(server.pid) as peak:
+                for n, notebook in enumerate(NOTEBOOKS):
+                    if n and idle_between:
+                        time.sleep(idle_between)
+                    sources = code_cells(notebook)
+                    seconds = asyncio.run(session.run_all(session.open_notebook(notebook), sources))
+                    for source, took in zip(sources, seconds):
+                        if "check_step(" in source:
+                            check_seconds[notebook.stem] = took
+            return session_memory(server.pid), check_seconds, peak.kib
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", type=Path, default=ROOT / "solutions" / "agent.py",
+                        help="the agent.py the notebooks use (default: the reference, so every cell does its work)")
+    parser.add_argument("--pace", type=float, default=8.0,
+                        help="seconds that stand for the lab's idle-kernel timeout in the second session (default 8)")
+    args = parser.parse_args(argv)
+    if not sys.platform.startswith("linux"):
+        print("session_memory reads /proc: Linux only.")
+        return 0
+    agent = args.agent.resolve()
+    culled = launch_settings()["cull_idle_timeout"]
+
+    at_once, check_seconds, peak = student_session(agent)
+    report(f"All {len(NOTEBOOKS)} notebooks run one after another, at once", at_once)
+    print(f"  (at most {peak / 1000:.0f} MB while the cells ran)")
+    interval = max(1, round(args.pace / 4))
+    paced, _, peak = student_session(agent, idle_between=args.pace + 2 * interval + 2, extra=[
+        f"--MappingKernelManager.cull_idle_timeout={args.pace:g}", f"--MappingKernelManager.cull_interval={interval}",
+    ])
+    report(f"All {len(NOTEBOOKS)} run at a student's pace (over {culled // 60} minutes on each, so the lab has "
+           "stopped the idle kernels)", paced)
+    print(f"  (at most {peak / 1000:.0f} MB while the cells ran)")
+    print("\ncheck cell, from run to result:")
+    for name, took in check_seconds.items():
+        print(f"  {name:<20}{took:>6.2f} s")
+    return 0
+
+
+def launch_settings() -> dict:
+    from lab.jupyter.install import SERVER_CONFIG
+
+    return SERVER_CONFIG["MappingKernelManager"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

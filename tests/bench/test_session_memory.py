@@ -1,0 +1,52 @@
+"""The session memory benchmark's arithmetic: the process tree it walks, the PSS it reads, the kinds it names."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.paths import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+import session_memory as bench  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the benchmark reads Linux's /proc")
+
+
+@pytest.fixture
+def sandbox_like_child(tmp_path):
+    """A child process whose command line looks like the sandbox server's: python .../sandbox/server.py."""
+    script = tmp_path / "sandbox" / "server.py"
+    script.parent.mkdir()
+    script.write_text("import sys, time\nsys.stdout.write('up\\n'); sys.stdout.flush(); time.sleep(60)\n")
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "up\n"
+    yield child
+    child.kill()
+    child.wait()
+
+
+def test_the_tree_holds_the_process_and_its_children_and_each_has_a_kind(sandbox_like_child):
+    assert bench.tree(os.getpid())[0] == os.getpid()
+    assert sandbox_like_child.pid in bench.tree(os.getpid())
+    assert bench.kind(sandbox_like_child.pid) == "sandbox"
+    assert bench.pss_kib(sandbox_like_child.pid) > 1000  # a Python process holds at least a few MB of its own
+
+
+def test_the_session_sums_pss_by_kind(sandbox_like_child):
+    by_kind = bench.session_memory(os.getpid())
+    count, kib = by_kind["sandbox"]
+    assert count == 1 and kib == bench.pss_kib(sandbox_like_child.pid)
+    assert sum(n for n, _ in by_kind.values()) == len(bench.tree(os.getpid()))
+
+
+def test_a_process_that_has_gone_counts_nothing():
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    assert bench.pss_kib(int(done.stdout)) == 0 and bench.kind(int(done.stdout)) == "gone"
+
+
+def test_the_notebooks_code_cells_are_what_the_bench_runs():
+    sources = bench.code_cells(ROOT / "notebooks" / "01_extract_code.ipynb")
+    assert sum("check_step(1)" in source for source in sources) == 1
+    assert [p.name for p in bench.NOTEBOOKS][0] == "00_start.ipynb" and len(bench.NOTEBOOKS) == 6

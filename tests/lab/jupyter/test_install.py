@@ -1,0 +1,147 @@
+"""What `spec2code lab --setup-only` installs: each piece once, each setting real, the extension's build current."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from lab.jupyter import install
+from tests.paths import ROOT
+
+
+def test_setup_installs_each_piece_once_and_keeps_what_others_set(tmp_path):
+    prefix, state = tmp_path / "env", tmp_path / "state"
+    settings = prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"}}))
+
+    first = install.setup(prefix, state)
+    assert [line.split(" (")[0] for line in first] == [
+        "kernel 'spec2code-lab' registered", "JupyterLab settings installed", "JupyterLab server settings installed",
+        "reload extension installed",
+        "JupyterLab layout installed: the start notebook, lab/agent.py beside it",
+    ]
+    assert all("already" in line for line in install.setup(prefix, state)), "a second setup changed something"
+
+    spec = json.loads((prefix / "share" / "jupyter" / "kernels" / "spec2code-lab" / "kernel.json").read_text())
+    assert spec["argv"][0] == sys.executable and spec["display_name"] == install.KERNEL_DISPLAY_NAME
+    assert install.KERNEL_EXTENSION in spec["argv"]  # the lab's errors read as messages in its notebooks
+    merged = json.loads(settings.read_text())
+    assert merged["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}  # someone else's: kept
+    assert merged["@jupyterlab/docmanager-extension:plugin"] == {"autosave": False}
+
+    server = json.loads((prefix / "etc" / "jupyter" / "jupyter_server_config.json").read_text())
+    assert server["MappingKernelManager"] == install.SERVER_CONFIG["MappingKernelManager"]
+    assert server["LabApp"]["workspaces_dir"] == str(state / "workspaces")
+    assert server["ServerApp"]["terminado_settings"]["shell_command"] == install.terminal_command(prefix)
+
+    built = install.LABEXTENSION_BUILT
+    installed = prefix / "share" / "jupyter" / "labextensions" / install.labextension_name()
+    assert install.same_tree(built, installed)
+    assert (installed / json.loads((built / "package.json").read_text())["jupyterlab"]["_build"]["load"]).is_file()
+
+
+def test_a_students_own_layout_and_a_changed_extension_are_handled(tmp_path):
+    prefix, state = tmp_path / "env", tmp_path / "state"
+    install.setup(prefix, state)
+    [layout] = (state / "workspaces").iterdir()
+    layout.write_text('{"data": {}, "metadata": {"id": "default"}}')
+    installed = prefix / "share" / "jupyter" / "labextensions" / install.labextension_name()
+    (installed / "static" / "stale.js").write_text("// from an older build")
+
+    again = install.setup(prefix, state)
+    assert again[-1].startswith("JupyterLab layout already in place")
+    assert layout.read_text() == '{"data": {}, "metadata": {"id": "default"}}', "the student's layout was replaced"
+    assert again[3].startswith("reload extension installed")
+    assert install.same_tree(install.LABEXTENSION_BUILT, installed)
+
+
+def test_every_overridden_setting_exists_in_jupyterlab():
+    """A misspelt plugin or setting name in overrides.json would be ignored silently."""
+    schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas"
+    for plugin, values in json.loads(install.OVERRIDES.read_text()).items():
+        package, name = plugin.rsplit(":", 1)
+        schema = json.loads((schemas / package / f"{name}.json").read_text())
+        assert set(values) <= set(schema["properties"]), plugin
+
+
+def test_notebooks_are_never_saved_behind_the_students_back_and_closing_one_stops_its_kernel():
+    overrides = json.loads(install.OVERRIDES.read_text())
+    assert overrides["@jupyterlab/docmanager-extension:plugin"]["autosave"] is False
+    assert overrides["@jupyterlab/notebook-extension:tracker"]["kernelShutdown"] is True
+    assert overrides["@jupyterlab/terminal-extension:plugin"]["shutdownOnClose"] is True
+
+
+def test_every_server_setting_is_one_the_server_has():
+    """A misspelt class or trait name in the server's config is ignored with only a warning in its log."""
+    from jupyter_server.serverapp import ServerApp
+    from jupyter_server.services.contents.manager import ContentsManager
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+    from jupyterlab.labapp import LabApp
+
+    classes = {c.__name__: c for c in (ServerApp, ContentsManager, MappingKernelManager, LabApp)}
+    prefix = Path(sys.prefix)
+    written = install.SERVER_CONFIG | {"LabApp": {"workspaces_dir": ""}, "ServerApp": {"terminado_settings": {}}}
+    for section, values in written.items():
+        traits = classes[section].class_traits(config=True)
+        assert set(values) <= set(traits), section
+    assert install.terminal_command(prefix)[0].endswith(("bash", "sh"))
+
+
+def test_idle_kernels_are_stopped_but_never_a_busy_one():
+    culling = install.SERVER_CONFIG["MappingKernelManager"]
+    assert 0 < culling["cull_idle_timeout"] <= 1800 and culling["cull_connected"] and not culling["cull_busy"]
+
+
+def test_a_terminal_in_the_lab_runs_the_labs_spec2code_and_python(tmp_path):
+    """Even where the login files set PATH afresh and ~/.bashrc puts another Python first."""
+    prefix = Path(sys.prefix)
+    install.install_terminal_rc(prefix)
+    (tmp_path / ".bashrc").write_text('export PATH="/usr/local/bin:/usr/bin:/bin"\n')
+    done = subprocess.run(
+        install.terminal_command(prefix), input="command -v spec2code python\nexit\n", capture_output=True,
+        text=True, timeout=60, cwd=tmp_path, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    )
+    found = done.stdout.split()
+    assert found[:2] == [str(prefix / "bin" / "spec2code"), str(prefix / "bin" / "python")], done
+
+
+def test_the_layout_opens_the_start_notebook_with_agent_py_to_its_right():
+    workspace = json.loads(install.WORKSPACE.read_text())
+    dock = workspace["data"]["layout-restorer:data"]["main"]["dock"]
+    assert dock["type"] == "split-area" and dock["orientation"] == "horizontal"
+    assert [area["widgets"] for area in dock["children"]] == [
+        ["notebook:notebooks/00_start.ipynb"], ["editor:lab/agent.py"],
+    ]
+    for widget in ("notebook:notebooks/00_start.ipynb", "editor:lab/agent.py"):
+        assert (ROOT / workspace["data"][widget]["data"]["path"]).is_file(), widget
+    assert workspace["data"]["file-browser-filebrowser:cwd"] == {"path": ""}  # lab/ and notebooks/ in view
+
+
+def test_the_committed_extension_build_is_made_from_the_committed_source():
+    """Change the extension's source (or its locked packages) and this fails until `make labextension` is run."""
+    recorded = install.SOURCE_HASH.read_text().strip()
+    assert recorded == install.labextension_source_hash(), (
+        "lab/jupyter/labextension changed since its build: run `make labextension` and commit the build"
+    )
+    source = json.loads((install.LABEXTENSION / "package.json").read_text())
+    built = json.loads((install.LABEXTENSION_BUILT / "package.json").read_text())
+    assert (built["name"], built["version"]) == (source["name"], source["version"])
+    assert (install.LABEXTENSION_BUILT / built["jupyterlab"]["_build"]["load"]).is_file()
+
+
+def test_the_source_hash_sees_a_change(tmp_path, monkeypatch):
+    copy = tmp_path / "labextension"
+    for name in install.LABEXTENSION_SOURCES:
+        source = install.LABEXTENSION / name
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, copy / name)
+        else:
+            (copy / name).write_bytes(source.read_bytes())
+    monkeypatch.setattr(install, "LABEXTENSION", copy)
+    assert install.labextension_source_hash() == install.SOURCE_HASH.read_text().strip()
+    index = copy / "src" / "index.ts"
+    index.write_text(index.read_text().replace("2000", "5000"))
+    assert install.labextension_source_hash() != install.SOURCE_HASH.read_text().strip()
