@@ -161,7 +161,8 @@ def pytest_view(number: int, module: str):
 
 
 def verdict(graded: dict, number: int, name: str) -> None:
-    """Pass, fail or skip (not started, blocked) the way the engine decided for one check."""
+    """Pass or fail the way the engine decided for one check. A step not started, or blocked, fails too (with the
+    engine's message), so a CI gate on `pytest --pyargs checks` never passes a blank or half-done submission."""
     import pytest
 
     step = next((s for s in graded["steps"] if s["step"] == number), None)
@@ -173,7 +174,5 @@ def verdict(graded: dict, number: int, name: str) -> None:
         pytest.skip(step["status"])
     if found["status"] == "passed":
         return
-    if found["status"] == "failed":
-        hint = f"\nhint: {found['hint']}" if found["hint"] else ""
-        pytest.fail(f"{found['description']}\n{found['message']}{hint}", pytrace=False)
-    pytest.skip(found["message"] or found["status"])
+    hint = f"\nhint: {found['hint']}" if found["hint"] else ""
+    pytest.fail(f"{found['description']}\n{found['message'] or found['status']}{hint}", pytrace=False)

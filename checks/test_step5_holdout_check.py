@@ -77,7 +77,7 @@ _ERRORS = {
 
 
 def _run_that_could_not_complete(solution: str, tests: str) -> dict:
-    names = test_names(tests)
+    names = held_out_names(tests)
     return {"passed": 0, "failed": names, "total": len(names), "error": _ERRORS.get(solution, "crash: the run stopped"),
             "output": ""}
 
@@ -93,10 +93,10 @@ def never_reads_an_error_as_nothing_failed(agent):
             "an error is never a pass: return result['failed'], which names every test when the run could not "
             "complete (and never return [] because result['error'] is set)",
         )
-        expect_names(agent, got, solution, expected=test_names(harness.HOLDOUT_TESTS))
+        expect_names(agent, got, solution, expected=held_out_names(harness.HOLDOUT_TESTS))
 
 
-def test_names(source: str) -> list[str]:
+def held_out_names(source: str) -> list[str]:
     """The test functions a test source defines, in order (what a run that could not complete names as failing)."""
     tree = ast.parse(source)
     return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test")]

@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"Restored the stub of step {chosen.number} ({chosen.function}) in {shown(path)}; the other steps "
               f"are as you left them. Run: spec2code check {chosen.number}")
-    print("If the file is open in JupyterLab, reload it there (File > Reload from Disk) before you edit it again.")
+    print("If the file is open in JupyterLab, its editor shows the new file within seconds, unless you had unsaved "
+          "edits there: then close it without saving and open it again.")
     return 0
 
 

@@ -168,23 +168,30 @@ def test_a_scripted_ask_counts_the_calls_through_each_route():
 def _pytest_outcomes(agent: Path) -> dict:
     """`python -m pytest checks --agent AGENT -v`: {(step, check): PASSED, FAILED or SKIPPED}."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "checks", "--agent", str(agent), "-v", "-p", "no:cacheprovider"],
-        cwd=ROOT,
+        [sys.executable, "-m", "pytest", "--pyargs", "checks", "--agent", str(agent), "-v", "-p", "no:cacheprovider"],
+        cwd=agent.parent,  # from any folder: the lab's pytest plugin brings --agent
         capture_output=True,
         text=True,
         timeout=120,
     )
-    found = re.findall(r"^checks/test_step(\d)_\w+\.py::test_check\[(\w+)\] (PASSED|FAILED|SKIPPED)", done.stdout, re.M)
+    found = re.findall(r"(?:checks/)?test_step(\d)_\w+\.py::test_check\[(\w+)\] (PASSED|FAILED|SKIPPED)", done.stdout, re.M)
     return {(int(step), name): word for step, name, word in found}
 
 
 def test_pytest_shows_the_engines_verdicts():
     agent = AGENTS / "wrong" / "tests_via_harness_ask.py"
     report = checks.grade_agent(agent)
-    word = {"passed": "PASSED", "failed": "FAILED", "blocked": "SKIPPED", "not started": "SKIPPED"}
+    # A step blocked or not started fails in pytest too: a CI gate must never pass an unfinished submission.
+    word = {"passed": "PASSED", "failed": "FAILED", "blocked": "FAILED", "not started": "FAILED"}
     engine = {(s["step"], c["name"]): word[c["status"]] for s in report["steps"] for c in s["checks"]}
     assert _pytest_outcomes(agent) == engine
-    assert set(engine.values()) == {"PASSED", "FAILED", "SKIPPED"}
+    assert {c["status"] for s in report["steps"] for c in s["checks"]} == {"passed", "failed", "blocked"}
+
+
+def test_pytest_fails_every_check_of_the_untouched_stubs(tmp_path):
+    outcomes = _pytest_outcomes(write_agent(tmp_path, render()))
+    assert len(outcomes) == sum(len(step.checks()) for step in checks.STEPS)
+    assert set(outcomes.values()) == {"FAILED"}
 
 
 def test_pytest_in_the_grader_is_out_of_reach_of_an_agent_that_patches_it():
