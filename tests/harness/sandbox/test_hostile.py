@@ -162,7 +162,8 @@ def tagged(tag: str) -> dict[int, dict]:
 
 
 def nested_namespace_descendants() -> dict[int, str]:
-    """Our descendants that live in a nested PID namespace without being its init: processes a solution started."""
+    """Our descendants that live in a nested PID namespace without being its init, nor the keeper that waits for the
+    init of a deeper one (the sandbox's own processes): processes a solution or its tests started."""
     parents = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -174,18 +175,25 @@ def nested_namespace_descendants() -> dict[int, str]:
     children: dict[int, list[int]] = {}
     for pid, ppid in parents.items():
         children.setdefault(ppid, []).append(pid)
+    def nspid(pid):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return {}, []
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        return fields, fields.get("NSpid", "").split()
+
     out, stack = {}, list(children.get(os.getpid(), []))
     while stack:
         pid = stack.pop()
         stack += children.get(pid, [])
+        fields, ids = nspid(pid)
         try:
-            status = Path(f"/proc/{pid}/status").read_text()
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        nspid = fields.get("NSpid", "").split()
-        if fields.get("State", "").strip()[:1] != "Z" and len(nspid) >= 2 and nspid[-1] != "1":
+        keeper = any(nspid(c)[1][-1:] == ["1"] and len(nspid(c)[1]) > len(ids) for c in children.get(pid, []))
+        if fields.get("State", "").strip()[:1] != "Z" and len(ids) >= 2 and ids[-1] != "1" and not keeper:
             out[pid] = f"{fields.get('Name', '').strip()} {cmdline[:150]}"
     return out
 
