@@ -30,7 +30,8 @@ VARIABLES = {
     "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
     "SPEC2CODE_ISOLATION": (
         "auto",
-        "auto = the strongest walls this machine allows for sandboxed code; process = process limits only",
+        "auto = the strongest walls this machine allows for sandboxed code; namespaces, user or process = "
+        "at most that level (process = process limits only)",
     ),
     "SPEC2CODE_SANDBOX_DEBUG": ("(unset)", "any value: the sandbox keeps its own output (for debugging the lab itself)"),
     "OPENAI_API_KEY": ("(none)", "API key for the live model; any non-empty value for a local server without auth"),
@@ -41,7 +42,7 @@ VARIABLES = {
 }
 
 MODELS = ("offline", "gaming", "live")
-ISOLATION_LEVELS = ("auto", "process")
+ISOLATION_LEVELS = ("auto", "namespaces", "user", "process")
 _YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 

@@ -121,6 +121,11 @@ class Server:
                 run.forget_others()
                 _close_all_but(theirs.fileno())
                 spare_process(session, run, self.machine.ladder, theirs)
+            except BaseException:  # noqa: BLE001 - the run reports a crash; with SPEC2CODE_SANDBOX_DEBUG, say why
+                if os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):
+                    import traceback
+
+                    traceback.print_exc()
             finally:
                 os._exit(70)
         theirs.close()

@@ -40,6 +40,10 @@ def start_solution_side(run, ladder, close):
             walls.begin(ladder, run.solution_uid, run.solution_uid, fork=True)  # we go on as the solution's process
             solution_main(s_sock, out_w, run, ladder)
         except BaseException:  # noqa: BLE001
+            if os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):
+                import traceback
+
+                traceback.print_exc()
             os._exit(126)
     s_sock.close()
     os.close(out_w)

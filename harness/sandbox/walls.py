@@ -238,15 +238,28 @@ def _probe(steps) -> str | None:
 
 
 def _namespaces_work():
-    unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC)
-    mount(None, "/", None, rootfs.MS_REC | rootfs.MS_PRIVATE)
-    mount("spec2code", "/tmp", "tmpfs", rootfs.MS_NOSUID | rootfs.MS_NODEV, "size=4k")
+    """What a run does at the namespaces level, in a throwaway child: namespaces, then a minimal root over /tmp."""
+    unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC)
+    enter_minimal_root("/tmp", os.geteuid(), os.getegid(), readonly=[os.path.realpath(sys.prefix)], proc=False)
 
 
 def _become(uid, gid):
+    """Switch to another of the machine's users for good; stay dumpable, so /proc/self stays ours (the user
+    namespace's maps are written there)."""
     os.setgroups([])
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
+    prctl(PR_SET_DUMPABLE, 1)
+
+
+def _other_users_can_run_python():
+    """Without a mount namespace, a run's own user must reach the runtime and the lab's packages where they are."""
+    _become(NOBODY, NOBODY)
+    for folder in {os.path.dirname(os.__file__), os.path.realpath(sys.prefix)}:
+        try:
+            os.listdir(folder)
+        except OSError:
+            raise OSError(f"other users cannot read {folder}: install Python where every user can") from None
 
 
 def _user_namespaces_work():
@@ -273,14 +286,14 @@ def choose(asked: str = "auto") -> Ladder:
         failed = _probe(_user_namespaces_work)
         if failed is None:
             return Ladder("namespaces", "user namespace")
-        why.append(f"no user namespaces here ({failed})")
+        why.append(f"no namespaces through a user namespace ({failed})")
     else:
         why.append("user-level isolation was asked for (SPEC2CODE_ISOLATION=user)")
     if root and has_capability(CAP_SETUID) and has_capability(CAP_SETGID):
-        failed = _probe(lambda: _become(NOBODY, NOBODY))
+        failed = _probe(_other_users_can_run_python)
         if failed is None:
             return Ladder("user", why="; ".join(why))
-        why.append(f"cannot switch users ({failed})")
+        why.append(f"runs cannot have users of their own ({failed})")
     elif not root:
         why.append("not running as root, so no user switch")
     return Ladder("process", why="; ".join(why))
