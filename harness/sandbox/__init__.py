@@ -4,6 +4,6 @@ caller.py is the side the lab calls; server.py, tests_side.py, solution_side.py,
 run in the sandbox's own processes, which never import the `harness` package (it holds the held-out tests).
 """
 
-from .caller import isolation_level, isolation_summary, run
+from .caller import isolation_lacks, isolation_level, isolation_summary, run
 
-__all__ = ["isolation_level", "isolation_summary", "run"]
+__all__ = ["isolation_lacks", "isolation_level", "isolation_summary", "run"]

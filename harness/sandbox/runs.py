@@ -88,9 +88,10 @@ class Run:
                 pass
 
     def _kill_users(self):
+        """Kill what the run's users still run; without namespaces, also remove what they left in the machine's
+        shared folders and System V IPC, before the caller (or the next run) can see it."""
         if self.slot:
-            for uid in self.slot.uids:
-                slots.kill_user(uid)
+            slots.scrub(self.slot, shared=self.machine.ladder.level != "namespaces")
 
     def release(self) -> None:
         """Remove the run's cgroups and folder, scrub and free its slot. Never raises."""

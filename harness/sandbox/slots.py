@@ -69,14 +69,11 @@ def acquire(folder: str) -> Slot | None:
 
 
 def release(slot: Slot) -> None:
-    """Scrub the slot and give it back. Never raises."""
+    """Give the slot back (its run has been scrubbed). Never raises."""
     try:
-        scrub(slot)
-    finally:
-        try:
-            os.close(slot.fd)
-        except OSError:
-            pass
+        os.close(slot.fd)
+    except OSError:
+        pass
 
 
 def forget(slots) -> None:
@@ -88,13 +85,15 @@ def forget(slots) -> None:
             pass
 
 
-def scrub(slot: Slot) -> None:
-    """Kill every process of the slot's users; delete their System V IPC and their files in the shared folders."""
+def scrub(slot: Slot, shared: bool = True) -> None:
+    """Kill every process of the slot's users; with `shared`, delete their System V IPC and their files in the
+    shared folders (a run without namespaces of its own can leave them there)."""
     for uid in slot.uids:
         kill_user(uid)
-    remove_ipc(slot.uids)
-    for folder in SHARED_FOLDERS:
-        remove_files_of(folder, slot.uids)
+    if shared:
+        remove_ipc(slot.uids)
+        for folder in SHARED_FOLDERS:
+            remove_files_of(folder, slot.uids)
 
 
 def kill_user(uid: int, patience: float = 5.0) -> None:
