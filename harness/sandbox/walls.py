@@ -188,11 +188,14 @@ def current_address_space() -> int:
 LACKS = {
     "user": {
         "read_files": "the solution can read every file any user may read (the held-out tests on disk among them)",
-        "processes": "the solution can see the machine's other processes",
+        "shared_folders": "it can write in the machine's shared folders (/tmp, /dev/shm) while it runs (what it "
+                          "leaves there is deleted when the run ends)",
+        "processes": "it can see the machine's other processes",
     },
     "process": {
         "read_files": "the solution runs as your user: it can read the file system as you can",
         "write_files": "it can write and delete your files",
+        "shared_folders": "it can leave files in the machine's shared folders (/tmp, /dev/shm) for later runs",
         "signals": "it can signal your other processes",
         "processes": "it can see your other processes",
         "own_limits": "runs share your user's process limit",

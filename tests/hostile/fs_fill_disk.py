@@ -1,5 +1,5 @@
 """Fill the disk: write 8 MiB files into the working folder and /tmp until 400 MiB or a refusal."""
-EXPECT = {"category": "filesystem outside the working folder", "serial": True, "needs": ["write_files"]}
+EXPECT = {"category": "filesystem outside the working folder", "serial": True, "needs": ["write_files", "shared_folders"]}
 CTX = {}
 
 import os

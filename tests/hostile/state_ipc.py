@@ -1,7 +1,7 @@
 """Keep notes between runs in System V shared memory, a POSIX message queue and /dev/shm; report any found.
 
-The /dev/shm note needs a wall against writing the machine's files: the process level has none."""
-EXPECT = {"category": "state across runs", "serial": True, "needs": ["write_files"]}
+The /dev/shm note needs the machine's shared folders kept from the next run: the process level cannot."""
+EXPECT = {"category": "state across runs", "serial": True, "needs": ["shared_folders"]}
 CTX = {}
 
 import ctypes
