@@ -17,18 +17,12 @@ import threading
 import time
 
 from .. import settings
-from ..text import clean, cut, one_line
 from . import wire
+from .results import assemble, result, static_names
 
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
-MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
 MAX_RECORDS = 4 << 20  # bytes of records read from one run before the rest is ignored
 START_TIMEOUT = 60.0  # seconds the server may take to start on a slow, busy machine
-MAX_TESTS = 10_000  # tests one result may name; more is a test error
-MAX_NAME = 300  # characters of one test's name
-MAX_DETAILS = 4000  # characters of failure details kept per test before the output is cut as a whole
-MAX_ERROR = 400  # characters of the one-line error
-KINDS = ("syntax error", "import error", "test error", "timeout", "memory", "crash", "no tests")
 
 
 class _Server:
@@ -185,7 +179,7 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
     try:
         return _run(solution_src, test_src, float(timeout))
     except Exception as e:  # noqa: BLE001 - a failure of the lab's own machinery is a result too, never a raise
-        return _result(_static_names(test_src), {}, f"crash: the sandbox failed ({type(e).__name__}: {e})", "",
+        return result(static_names(test_src), {}, f"crash: the sandbox failed ({type(e).__name__}: {e})", "",
                        _SERVER.isolation)
 
 
@@ -208,7 +202,7 @@ def _run(solution_src, test_src, timeout):
                 if attempt == 2:
                     for fd in (req_r, req_w, res_r, res_w):
                         os.close(fd)
-                    return _result(_static_names(test_src), {}, f"crash: the sandbox could not start a run ({e})",
+                    return result(static_names(test_src), {}, f"crash: the sandbox could not start a run ({e})",
                                    "", _SERVER.isolation)
         isolation = _SERVER.isolation
     os.close(req_r)
@@ -225,7 +219,7 @@ def _run(solution_src, test_src, timeout):
                     _SERVER.request({"cmd": "finish", "pid": pid})
                 except Exception:  # noqa: BLE001 - a lost server ends its runs itself
                     _SERVER.stop()
-    return _assemble(events, timed_out, timeout, isolation, test_src)
+    return assemble(events, timed_out, timeout, isolation, test_src)
 
 
 @functools.lru_cache(maxsize=32)
@@ -240,24 +234,6 @@ def _compile_tests(test_src: str) -> str | None:
         return base64.b64encode(marshal.dumps(code)).decode()
     except Exception:  # noqa: BLE001 - the run compiles it itself and reports the problem properly
         return None
-
-
-@functools.lru_cache(maxsize=32)
-def _static_names(test_src: str) -> tuple:
-    """The tests a source defines, read without running anything (`test_*` functions, and methods of `Test*`
-    classes): what `failed` names when the tests could not be collected."""
-    try:
-        tree = ast.parse(test_src)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return ()
-    names = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            names.append(node.name)
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            names += [n.name for n in node.body
-                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
-    return tuple(dict.fromkeys(names))[:MAX_TESTS]
 
 
 def _exchange(req_w, res_r, payload, deadline):
@@ -304,69 +280,3 @@ def _exchange(req_w, res_r, payload, deadline):
             del buf[: end + 1]
 
 
-def _assemble(events, timed_out, timeout, isolation, test_src):
-    """The result, from records the test process wrote (test code runs there: nothing in them is trusted).
-    Linear in the records read, which are bounded (MAX_RECORDS), and bounded in size."""
-    names, outcomes, details, error, printed, done = None, {}, {}, None, "", False
-    kept = 0  # characters of details kept: past twice what the output holds, the rest is dropped unread
-    for event in events:
-        kind = event.get("event")
-        if kind == "collected" and names is None and isinstance(event.get("names"), list):
-            names = event["names"]
-        elif kind == "test":
-            name = _name(event.get("name"))
-            outcomes[name] = event.get("outcome")
-            if event.get("details") and kept < 2 * MAX_OUTPUT:
-                details[name] = cut(event["details"], MAX_DETAILS)
-                kept += len(details[name])
-        elif kind == "error" and error is None:
-            error = (str(event.get("kind") or "crash"), str(event.get("message") or ""))
-            if event.get("details"):
-                loading = "(loading the tests)" if error[0] == "test error" else "(loading the solution)"
-                details[loading] = cut(event["details"], MAX_DETAILS)
-        elif kind == "printed":
-            printed = cut(event.get("text", ""), MAX_OUTPUT)
-            if isinstance(event.get("cut"), int) and event["cut"]:
-                printed += f"\n[... {event['cut']} more bytes printed, cut]"
-        elif kind == "done":
-            done = True
-    if names is None:  # the tests were never collected: name them from the source
-        names = list(_static_names(test_src))
-    else:
-        names = list(dict.fromkeys(_name(n) for n in names))
-        if len(names) > MAX_TESTS and error is None:
-            error = ("test error", f"the tests define more than {MAX_TESTS} tests")
-        names = names[:MAX_TESTS]
-    if timed_out:
-        error = ("timeout", f"the run did not finish within {timeout:g} s (does the solution loop forever?)")
-    elif not done and error is None:
-        error = ("crash", "the test process stopped before reporting all results")
-    output = "\n\n".join(f"{name}:\n{text.strip()}" for name, text in details.items())
-    if printed:
-        output += ("\n\n" if output else "") + "The solution printed:\n" + printed
-    if error is not None:
-        kind, message = error
-        kind = kind if kind.startswith(KINDS) else "crash"
-        first, _, rest = clean(message).strip().partition("\n")
-        if rest.strip():  # the rest of a long story goes to the output, never into the one-line error
-            output = f"{kind}: {clean(message).strip()}\n\n{output}".rstrip()
-        error = one_line(f"{kind}: {first}", MAX_ERROR)
-    return _result(names, outcomes, error, output, isolation)
-
-
-def _name(name) -> str:
-    return one_line(clean(name), MAX_NAME)
-
-
-def _result(names, outcomes, error, output, isolation):
-    ran = error is None or not error.startswith(("syntax", "import"))
-    passed = {n for n in names if outcomes.get(n) == "passed"} if ran else set()
-    failed = [n for n in names if n not in passed]
-    return {
-        "passed": len(passed),
-        "failed": failed,
-        "total": len(names),
-        "error": error,
-        "output": clean(cut(output, MAX_OUTPUT)),
-        "isolation": isolation,
-    }

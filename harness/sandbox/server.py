@@ -254,7 +254,7 @@ def main():
     os.chmod(base_dir, 0o755)
     os.mkdir(os.path.join(base_dir, "root"), 0o755)  # every run's tmpfs root is mounted here, in its own namespace
     machine = runs.Machine(ladder, base_dir)
-    hello = {"ready": True, "isolation": ladder.level, **ladder.describe()}
+    hello = {"ready": True, "isolation": ladder.level, **ladder.describe(), "folder": base_dir}
     hello["notes"] = ladder.notes + machine.notes
     if not os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):
         sys.stdout = sys.stderr = open(os.devnull, "w")
