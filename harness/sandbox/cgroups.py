@@ -77,6 +77,19 @@ def kill(paths, patience: float = 2.0) -> None:
             time.sleep(0.001)
 
 
+def empty(paths) -> bool:
+    """True if no process is left in the cgroups (False if one cannot be read)."""
+    try:
+        return all(not _read_strict(os.path.join(path, "cgroup.procs")).split() for path in paths)
+    except OSError:
+        return False
+
+
+def _read_strict(path: str) -> str:
+    with open(path) as f:
+        return f.read()
+
+
 def remove(paths, patience: float = 2.0) -> None:
     """Kill what is in the cgroups and delete them (a dying process keeps its cgroup busy a moment). Never raises."""
     for path in paths:

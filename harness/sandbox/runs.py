@@ -8,6 +8,7 @@ a step that fails is skipped, and the next steps still run. Loaded by the sandbo
 from __future__ import annotations
 
 import os
+import select
 import signal
 import time
 
@@ -62,6 +63,7 @@ class Run:
         self.machine, self.number, self.folder, self.slot = machine, number, folder, slot
         self.cgroups: list[str] = []
         self.pid = None
+        self.ended = self.scrubbed = False  # whether its first process was reaped; whether nothing of it is left
         self.tests_dir = os.path.join(folder, "tests")
         self.solution_dir = os.path.join(folder, "solution")
         if slot:
@@ -79,8 +81,8 @@ class Run:
         """Kill every process of the run; return once they are gone and reaped (`reap` reaps the server's orphans).
         Never raises."""
         pid = self.pid
-        steps = (lambda: _kill_tree(pid), lambda: _wait(pid), reap, self._kill_users,
-                 lambda: cgroups.kill(self.cgroups), reap)
+        steps = (lambda: _kill_tree(pid), lambda: setattr(self, "ended", _wait(pid)), lambda: cgroups.kill(self.cgroups),
+                 reap, self._kill_users, reap)
         for step in steps:
             try:
                 step()
@@ -88,16 +90,21 @@ class Run:
                 pass
 
     def _kill_users(self):
-        """Kill what the run's users still run; without namespaces, also remove what they left in the machine's
-        shared folders and System V IPC, before the caller (or the next run) can see it."""
-        if self.slot:
-            slots.scrub(self.slot, shared=self.machine.ladder.level != "namespaces")
+        """Without namespaces: kill what the run's users still run, and remove what they left in the machine's
+        shared folders and System V IPC, before the caller (or the next run) can see it. (With namespaces, the end of
+        the run's PID namespace has killed everything, and nothing else was the machine's to touch.)"""
+        if self.slot and self.machine.ladder.level != "namespaces":
+            # No process leaves its cgroup: once the run's cgroup is empty, its users run nothing more.
+            slots.scrub(self.slot, processes=not (self.cgroups and cgroups.empty(self.cgroups)))
+            self.scrubbed = True
+        else:
+            self.scrubbed = self.ended
 
     def release(self) -> None:
         """Remove the run's cgroups and folder, scrub and free its slot. Never raises."""
         steps = [lambda: cgroups.remove(self.cgroups), lambda: tidy.remove_tree(self.folder)]
-        if self.slot:
-            steps.append(lambda: slots.release(self.slot))
+        if self.slot:  # scrubbed in stop() where the run could touch the machine; with namespaces, nothing to scrub
+            steps.append(lambda: slots.release(self.slot, scrubbed=self.scrubbed))
             steps.append(lambda: self.machine.held.remove(self.slot))
         for step in steps:
             try:
@@ -118,16 +125,27 @@ def _kill_tree(pid: int) -> None:
                 pass
 
 
-def _wait(pid: int, patience: float = 10.0) -> None:
+def _wait(pid: int, patience: float = 10.0) -> bool:
+    """Reap the run's first process, waiting for it to end (at most `patience` seconds); True once reaped."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    if pidfd is not None:  # woken the moment it ends, instead of polling
+        try:
+            select.select([pidfd], [], [], patience)
+        finally:
+            os.close(pidfd)
     deadline = time.monotonic() + patience
     while time.monotonic() < deadline:
         try:
             done, _ = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
-            return
+            return True
         if done:
-            return
+            return True
         time.sleep(0.001)
+    return False
 
 
 def _children(pid: int) -> list[int]:

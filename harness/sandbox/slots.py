@@ -21,6 +21,7 @@ FIRST_UID = 1_900_000_000  # an unused range of the machine's users (see systemd
 SLOTS = 1000
 LOCK_FOLDERS = ("/run/spec2code-slots", "/var/run/spec2code-slots", "/tmp/.spec2code-slots")
 SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue")  # where any user may leave files
+CLEAN = b"clean "  # what a slot's lock file starts with once its last run has been scrubbed
 
 
 class Slot:
@@ -63,14 +64,18 @@ def acquire(folder: str) -> Slot | None:
             os.close(fd)
             continue
         slot = Slot(number, fd)
-        scrub(slot)
+        if os.pread(fd, len(CLEAN), 0) != CLEAN:  # its last holder died before scrubbing it
+            scrub(slot)
+        os.pwrite(fd, b"in use", 0)
         return slot
     return None
 
 
-def release(slot: Slot) -> None:
-    """Give the slot back (its run has been scrubbed). Never raises."""
+def release(slot: Slot, scrubbed: bool = True) -> None:
+    """Give the slot back, saying whether its run has been scrubbed (so the next holder need not). Never raises."""
     try:
+        if scrubbed:
+            os.pwrite(slot.fd, CLEAN, 0)
         os.close(slot.fd)
     except OSError:
         pass
@@ -85,10 +90,11 @@ def forget(slots) -> None:
             pass
 
 
-def scrub(slot: Slot, shared: bool = True) -> None:
-    """Kill every process of the slot's users; with `shared`, delete their System V IPC and their files in the
-    shared folders (a run without namespaces of its own can leave them there)."""
-    for uid in slot.uids:
+def scrub(slot: Slot, shared: bool = True, processes: bool = True) -> None:
+    """Kill every process of the slot's users (unless `processes` is False: the caller knows none is left); with
+    `shared`, delete their System V IPC and their files in the shared folders (a run without namespaces of its own
+    can leave them there)."""
+    for uid in live_users(slot.uids) if processes else ():
         kill_user(uid)
     if shared:
         remove_ipc(slot.uids)
@@ -100,8 +106,6 @@ def kill_user(uid: int, patience: float = 5.0) -> None:
     """SIGKILL every process of `uid`, forks included: a child that becomes `uid` sends kill(-1) until none is left
     alive (the kernel signals every process the sender may signal, all at once; a fork bomb cannot outrun it for
     long). Zombies are left for their parents to reap."""
-    if not _live_processes_of(uid):
-        return
     pid = os.fork()
     if pid == 0:
         try:
@@ -114,7 +118,7 @@ def kill_user(uid: int, patience: float = 5.0) -> None:
                     os.kill(-1, signal.SIGKILL)
                 except ProcessLookupError:
                     break
-                if not _live_processes_of(uid, but=os.getpid()):
+                if not live_users([uid], but=os.getpid()):
                     break
         except BaseException:  # noqa: BLE001
             pass
@@ -122,19 +126,21 @@ def kill_user(uid: int, patience: float = 5.0) -> None:
     os.waitpid(pid, 0)
 
 
-def _live_processes_of(uid: int, but: int = 0) -> bool:
-    """True if a process that is not a zombie runs as `uid` (its real or saved user: who kill(-1) reaches)."""
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit() and int(entry.name) != but:
+def live_users(uids, but: int = 0) -> set[int]:
+    """Which of `uids` run a process that is not a zombie (as its real or saved user: whom kill(-1) reaches)."""
+    wanted, found = {str(uid) for uid in uids}, set()
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != but:
             try:
-                with open(f"/proc/{entry.name}/status") as f:
-                    fields = dict(line.split(":", 1) for line in f if line.startswith(("State:", "Uid:")))
-            except (OSError, ValueError):
+                with open(f"/proc/{name}/status", "rb") as f:
+                    head = f.read(1024).decode(errors="replace")
+            except OSError:
                 continue
+            fields = dict(line.split(":", 1) for line in head.splitlines() if line.startswith(("State:", "Uid:")))
             ids = fields.get("Uid", "").split()
-            if len(ids) >= 3 and str(uid) in (ids[0], ids[2]) and not fields.get("State", "").strip().startswith("Z"):
-                return True
-    return False
+            if len(ids) >= 3 and not fields.get("State", "").strip().startswith("Z"):
+                found |= {ids[0], ids[2]} & wanted
+    return {int(uid) for uid in found}
 
 
 def remove_ipc(uids) -> None:
@@ -162,7 +168,8 @@ def remove_ipc(uids) -> None:
 
 
 def remove_files_of(folder: str, uids, depth: int = 3) -> None:
-    """Delete what the users own in `folder` (and in its subfolders, a few levels down). Never raises."""
+    """Delete what the users own in `folder`, and in the folders below that anyone may write (only there can a user
+    leave files in a folder it does not own), a few levels down. Never raises."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -174,7 +181,7 @@ def remove_files_of(folder: str, uids, depth: int = 3) -> None:
             continue
         if st.st_uid in uids:
             _tidy().remove_tree(entry.path)
-        elif stat.S_ISDIR(st.st_mode) and depth > 1:
+        elif stat.S_ISDIR(st.st_mode) and st.st_mode & 0o002 and depth > 1:
             remove_files_of(entry.path, uids, depth - 1)
 
 
