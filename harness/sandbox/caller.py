@@ -277,6 +277,8 @@ def _exchange(req_w, res_r, payload, deadline):
                     continue
                 if isinstance(event, dict):
                     events.append(event)
+                    if event.get("event") == "done":  # no need to wait for the test process to exit: it is killed
+                        return events, False
             del buf[: end + 1]
 
 

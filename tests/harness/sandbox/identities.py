@@ -31,10 +31,14 @@ SANDBOX = ROOT / "harness" / "sandbox"
 
 
 def need_root() -> str | None:
-    if os.geteuid() != 0:
-        return "needs root, to create a user or drop capabilities"
+    """None if these identities can be had here, else why not."""
     if not sys.platform.startswith("linux"):
         return "Linux only"
+    if os.geteuid() != 0:
+        return "needs root, to create a user or drop capabilities"
+    for tool, package in (("capsh", "libcap2-bin"), ("setpriv", "util-linux"), ("useradd", "passwd")):
+        if not shutil.which(tool):
+            return f"needs {tool} (Debian package {package})"
     return None
 
 
