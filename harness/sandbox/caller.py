@@ -89,6 +89,8 @@ class _Server:
         self.hello = hello
 
     def stop(self):
+        """Close the socket: the server then ends every run and removes its folder by itself. It is given a few
+        seconds, and never killed: killing it would leave its folder behind."""
         sock, self.sock = self.sock, None
         if sock is not None:
             sock.close()
@@ -96,8 +98,7 @@ class _Server:
             try:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                pass
         self.proc = None
 
     def request(self, message, fds=()):

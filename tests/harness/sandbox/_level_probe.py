@@ -37,9 +37,22 @@ started = time.monotonic()
 reference = harness.run(LEAP_YEAR.reference, HOLDOUT_TESTS)
 runs = [facts_of(harness.run(PROBE % os.path.abspath(harness.__file__), TESTS)) for _ in range(2)]
 time.sleep(0.2)
-daemons = [p for p in os.listdir("/proc") if p.isdigit() and b"spec2code-probe-daemon" in open(f"/proc/{p}/cmdline", "rb").read()]
+
+
+def daemons():
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"spec2code-probe-daemon" in f.read():
+                    found.append(pid)
+        except OSError:  # it ended while we looked
+            pass
+    return found
+
+
 print(json.dumps({
     "isolation": reference["isolation"], "summary": harness.sandbox.isolation_summary(),
-    "lacks": harness.sandbox.isolation_lacks(), "reference": reference, "runs": runs, "daemons_left": daemons,
+    "lacks": harness.sandbox.isolation_lacks(), "reference": reference, "runs": runs, "daemons_left": daemons(),
     "euid": os.geteuid(),
 }))
