@@ -729,6 +729,7 @@ def test_the_corpus_is_complete_and_well_formed():
     assert names_of_tests(VISIBLE_TESTS) and names_of_tests(harness.HOLDOUT_TESTS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_hostile_case(corpus, name):
     record = corpus["cases"][name]
@@ -738,6 +739,7 @@ def test_hostile_case(corpus, name):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow
 def test_the_corpus_left_nothing_behind(corpus):
     assert corpus["canaries"] and set(corpus["canaries"].values()) == {"intact"}, corpus["canaries"]
     assert corpus["fs"] == [], f"changes outside the working folders: {corpus['fs']}"
@@ -746,11 +748,13 @@ def test_the_corpus_left_nothing_behind(corpus):
     assert corpus["ns_leftovers"] == {}, f"processes started by solutions, alive after the runs: {corpus['ns_leftovers']}"
 
 
+@pytest.mark.slow
 def test_run_still_works_after_the_corpus(corpus):
     after = corpus["after"]
     assert after["exc"] is None and is_green(after["result"]), after
 
 
+@pytest.mark.slow
 def test_the_corpus_runs_in_reasonable_time(corpus):
     # about a minute on a quiet 2-core machine; the bound only catches runs that hang
     assert corpus["total_s"] < 300, corpus["total_s"]
