@@ -185,16 +185,18 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
 
 
 def _run(solution_src, test_src, timeout):
-    deadline = time.monotonic() + timeout
     req_r, req_w = os.pipe()
     res_r, res_w = os.pipe()
     with _SERVER.lock:
         for attempt in (1, 2):  # a server that died since the last run is replaced once
             try:
                 _SERVER.ensure()
-                reply = _SERVER.request({"cmd": "run", "timeout": timeout, "deadline": deadline},
-                                        fds=(req_r, res_w))
+                reply = _SERVER.request({"cmd": "run", "timeout": timeout}, fds=(req_r, res_w))
                 pid, generation = reply.get("pid"), _SERVER.generation
+                # The run's clock starts when its test process has it (the server's clock is this machine's).
+                deadline = reply.get("deadline")
+                if not isinstance(deadline, (int, float)) or not 0 <= deadline - time.monotonic() <= timeout:
+                    deadline = time.monotonic() + timeout
                 if pid is None:
                     raise RuntimeError(str(reply.get("error") or "no run was started"))
                 break

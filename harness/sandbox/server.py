@@ -145,9 +145,11 @@ class Server:
             try:
                 link.settimeout(60)
                 recv_frame(link)  # the spare says it is ready
+                # The run's clock starts now: time this server spent on earlier runs is not the solution's.
+                request["deadline"] = time.monotonic() + float(request.get("timeout", 10))
                 send_frame(link, request, fds)
                 link.close()
-                reply = {"pid": pid}
+                reply = {"pid": pid, "deadline": request["deadline"]}
                 break
             except (OSError, EOFError, ValueError):
                 link.close()

@@ -210,12 +210,12 @@ class Ladder:
     def __init__(self, level: str, via: str = "", why: str = ""):
         self.level, self.via = level, via
         self.lacks = dict(LACKS.get(level, {}))
-        self.filter = seccomp.supported()
-        if self.filter and level != "namespaces":
+        self.no_filter = seccomp.supported()  # None, or why no seccomp filter can be had here
+        if self.no_filter and level != "namespaces":
             self.lacks["network"] = "the solution can reach the network"
         self.notes = ([why] if why else []) + list(self.lacks.values())
-        if self.filter:
-            self.notes.append(self.filter + ", so keyring and namespace calls are not refused")
+        if self.no_filter:
+            self.notes.append(self.no_filter + ", so keyring and namespace calls are not refused")
 
     def describe(self) -> dict:
         return {"level": self.level, "via": self.via, "lacks": self.lacks, "notes": self.notes}
@@ -353,7 +353,7 @@ def finish(ladder: Ladder, uid: int, gid: int, *, mountpoint: str = "", workdir:
         drop_privileges(uid, gid)
     else:
         prctl(PR_SET_NO_NEW_PRIVS, 1)
-    if not ladder.filter:
+    if not ladder.no_filter:
         failed = seccomp.install(network=ladder.level == "namespaces")
         if failed:
             missing.append(failed)
