@@ -31,15 +31,18 @@ def test_an_honest_run_stays_green_beside_a_hostile_one(monkeypatch, level, kind
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["flood", "kill(-1)"])
-def test_an_honest_run_stays_green_beside_a_hostile_one_at_the_user_level(kind):
-    """Root with Docker's default walls: runs are told apart by their users alone."""
+@pytest.mark.parametrize("identity, level", [("docker default", "user"), ("normal user", "namespaces")])
+def test_an_honest_run_stays_green_beside_a_hostile_one_as_another_identity(identity, level, kind):
+    """Root with Docker's default walls (runs told apart by their users alone), and a normal user (by user
+    namespaces: the kernel counts a user's processes per user namespace)."""
     reason = identities.need_root()
     if reason or not identities.python():
         pytest.skip(reason or "no Python here that every user may run")
-    done = identities.run(identities.as_docker_default([identities.python(), BESIDE, kind, "20" if kind == "flood" else "10"]),
-                          timeout=900)
+    argv = [identities.python(), BESIDE, kind, "20" if kind == "flood" else "10"]
+    command = identities.as_docker_default(argv) if identity == "docker default" else identities.as_normal_user(argv)
+    done = identities.run(command, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    print(f"\n{kind} beside an honest run at {figures['isolation']}: {figures['green']}/{figures['runs']} green "
-          f"(up to {figures['processes']} processes on the machine)")
-    assert figures["isolation"] == "user" and figures["green"] == figures["runs"], figures
+    print(f"\n{kind} beside an honest run at {figures['isolation']} ({identity}): {figures['green']}/{figures['runs']} "
+          f"green (up to {figures['processes']} processes on the machine)")
+    assert figures["isolation"] == level and figures["green"] == figures["runs"], figures
