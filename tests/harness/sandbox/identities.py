@@ -8,6 +8,7 @@ else the system's Python of the same version, in a small virtual environment tha
 
 from __future__ import annotations
 
+import atexit
 import errno
 import functools
 import os
@@ -66,6 +67,7 @@ def python() -> str | None:
     if not system or not _readable_by_all(system):
         return None
     venv = tempfile.mkdtemp(prefix="spec2code-test-python-")
+    atexit.register(shutil.rmtree, venv, ignore_errors=True)  # made once per test session, gone with it
     subprocess.run([system, "-m", "venv", "--without-pip", venv], check=True, capture_output=True)
     site = subprocess.run([f"{venv}/bin/python", "-c", "import site; print(site.getsitepackages()[0])"],
                           check=True, capture_output=True, text=True).stdout.strip()
