@@ -1,14 +1,17 @@
 """Benchmark: harness.run against a fresh pytest process per round, a bare interpreter and a fork, side by side.
 
 Run on demand (not part of the test suite; shared machines are noisy, so only ratios measured in one run
-mean anything):
+mean anything). It also measures run() against a pytest process at every isolation level this machine gives, each
+in a process of its own: as root, as a normal user (user namespaces) and as root with Docker's default walls (those
+two need root, see tests/harness/sandbox/identities.py), and at the process level:
 
-    .venv/bin/python bench/run_speed.py [--rounds 30] [--memory-runs 1000] [--check]
+    .venv/bin/python bench/run_speed.py [--rounds 30] [--memory-runs 1000] [--check] [--levels]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -58,21 +61,6 @@ def sandbox_round(tests: str) -> None:
     assert result["error"] is None and not result["failed"] and result["passed"] > 0, result
 
 
-def process_isolation_round(tests: str) -> None:
-    """harness.run with namespaces turned off, on a second warm server of its own."""
-    global _PROCESS_SERVER
-    saved, os.environ["SPEC2CODE_ISOLATION"] = caller._SERVER, "process"
-    caller._SERVER = _PROCESS_SERVER = _PROCESS_SERVER or caller._Server()
-    try:
-        sandbox_round(tests)
-    finally:
-        caller._SERVER = saved
-        del os.environ["SPEC2CODE_ISOLATION"]
-
-
-_PROCESS_SERVER = None
-
-
 def bare_interpreter() -> None:
     subprocess.run([sys.executable, "-I", "-S", "-c", "pass"], check=True)
 
@@ -89,23 +77,73 @@ def rss_mib() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+LEVELS = {  # name shown: (SPEC2CODE_ISOLATION, identity to run as; see tests/harness/sandbox/identities.py)
+    "namespaces (root)": ("auto", None),
+    "namespaces (user namespace)": ("auto", "normal user"),
+    "user (Docker's default)": ("auto", "docker default"),
+    "process": ("process", None),
+}
+
+
+def level_ratio(rounds: int, tests: str) -> dict:
+    """harness.run against a fresh pytest process, interleaved, at the level SPEC2CODE_ISOLATION asks for here."""
+    sandbox_round(tests)  # starts the warm server
+    times = {"run": [], "pytest": []}
+    with tempfile.TemporaryDirectory() as folder:
+        pytest_process_round(folder, tests)
+        for _ in range(rounds):
+            times["run"].append(time_once(lambda: sandbox_round(tests)))
+            times["pytest"].append(time_once(lambda: pytest_process_round(folder, tests)))
+    return {"isolation": harness.sandbox.isolation_level(), "run": statistics.median(times["run"]),
+            "pytest": statistics.median(times["pytest"]), "run_min": min(times["run"])}
+
+
+def each_level(rounds: int) -> None:
+    """One child per level, each measuring both ways itself, so each ratio is measured under one load."""
+    sys.path.insert(0, ROOT)
+    from tests.harness.sandbox import identities
+
+    print(f"{'level':<30}{'in force':>12}{'run() ms':>10}{'pytest ms':>11}{'pytest/run':>12}")
+    for name, (asked, identity) in LEVELS.items():
+        argv = [sys.executable, os.path.abspath(__file__), "--one-level", "--rounds", str(rounds)]
+        if identity and (identities.need_root() or not identities.python()):
+            print(f"{name:<30}  skipped: {identities.need_root() or 'no Python every user may run'}")
+            continue
+        if identity:
+            argv[0] = identities.python()
+            argv = identities.as_normal_user(argv) if identity == "normal user" else identities.as_docker_default(argv)
+        done = identities.run(argv, timeout=1800, env={"SPEC2CODE_ISOLATION": asked})
+        if done.returncode:
+            print(f"{name:<30}  failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+            continue
+        m = json.loads(done.stdout.strip().splitlines()[-1])
+        print(f"{name:<30}{m['isolation']:>12}{m['run'] * 1000:>10.1f}{m['pytest'] * 1000:>11.1f}"
+              f"{m['pytest'] / m['run']:>11.1f}x")
+    print("(target: run() at least 10x faster than a pytest process, at every level)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30, help="rounds of each way (default 30)")
     parser.add_argument("--memory-runs", type=int, default=1000, help="runs for the memory check (0 skips it)")
     parser.add_argument("--check", action="store_true", help="also time `spec2code check` on the reference agent")
+    parser.add_argument("--levels", action="store_true", help="only the ratio at each isolation level")
+    parser.add_argument("--one-level", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     tests = visible_tests()
-    sandbox_round(tests)  # the first run starts the warm server; it is reported separately below
-    times = {"harness.run": [], "run, process level": [], "pytest process": [], "bare python -I -S": [],
-             "fork + exit": []}
-    process_isolation_round(tests)
+    if args.one_level:
+        print(json.dumps(level_ratio(args.rounds, tests)))
+        return 0
+    if args.levels:
+        each_level(args.rounds)
+        return 0
+    sandbox_round(tests)  # the first run starts the warm server
+    times = {"harness.run": [], "pytest process": [], "bare python -I -S": [], "fork + exit": []}
     with tempfile.TemporaryDirectory() as folder:
         pytest_process_round(folder, tests)
         for _ in range(args.rounds):  # interleaved, so load on the machine hits every way alike
             times["harness.run"].append(time_once(lambda: sandbox_round(tests)))
-            times["run, process level"].append(time_once(lambda: process_isolation_round(tests)))
             times["pytest process"].append(time_once(lambda: pytest_process_round(folder, tests)))
             times["bare python -I -S"].append(time_once(bare_interpreter))
             times["fork + exit"].append(time_once(fork_only))
@@ -116,13 +154,9 @@ def main(argv=None) -> int:
     for name, values in times.items():
         ratio = med[name] / med["harness.run"]
         print(f"{name:<22}{med[name] * 1000:>11.1f}{min(values) * 1000:>9.1f}{ratio:>15.2f}x")
-    speedup = med["pytest process"] / med["harness.run"]
-    print(f"\nharness.run is {speedup:.1f}x faster than a fresh pytest process per round (target: at least 10x).")
-    print(f"With namespaces off (the level where none can be had) it is "
-          f"{med['pytest process'] / med['run, process level']:.1f}x; namespaces cost "
-          f"{(med['harness.run'] - med['run, process level']) * 1000:+.1f} ms a run.")
     print(f"harness.run costs {med['harness.run'] / med['fork + exit']:.1f} forks, "
-          f"{med['harness.run'] / med['bare python -I -S']:.1f} bare interpreter starts.")
+          f"{med['harness.run'] / med['bare python -I -S']:.1f} bare interpreter starts.\n")
+    each_level(args.rounds)
 
     if args.memory_runs:
         sandbox_round(tests)

@@ -30,7 +30,8 @@ VARIABLES = {
     "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
     "SPEC2CODE_ISOLATION": (
         "auto",
-        "auto = the strongest walls this machine allows for sandboxed code; process = process limits only",
+        "auto = the strongest walls this machine allows for sandboxed code; namespaces, user or process = "
+        "at most that level (process = process limits only)",
     ),
     "SPEC2CODE_SEED": (
         "(fresh each time)",
@@ -50,7 +51,7 @@ VARIABLES = {
 }
 
 MODELS = ("offline", "gaming", "live")
-ISOLATION_LEVELS = ("auto", "process")
+ISOLATION_LEVELS = ("auto", "namespaces", "user", "process")
 _YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 

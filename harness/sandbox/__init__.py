@@ -1,9 +1,11 @@
 """The sandbox: `run(solution, tests)` tests model-written code behind walls and returns plain data.
 
-caller.py is the side the lab calls; server.py, tests_side.py, solution_side.py, proxy.py, wire.py and walls.py
-run in the sandbox's own processes, which never import the `harness` package (it holds the held-out tests).
+caller.py (and results.py) is the side the lab calls; every other module here runs in the sandbox's own processes,
+which never import the `harness` package (it holds the held-out tests): server.py and runs.py (a run's life),
+tests_side.py, runner.py, solution_side.py, proxy.py and wire.py (the two sides and the wire between them), and
+walls.py with rootfs.py, seccomp.py, slots.py, cgroups.py and tidy.py (the walls, and giving back what a run took).
 """
 
-from .caller import isolation_level, isolation_summary, run
+from .caller import isolation_lacks, isolation_level, isolation_summary, run
 
-__all__ = ["isolation_level", "isolation_summary", "run"]
+__all__ = ["isolation_lacks", "isolation_level", "isolation_summary", "run"]

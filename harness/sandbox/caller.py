@@ -17,11 +17,10 @@ import threading
 import time
 
 from .. import settings
-from ..text import cut
 from . import wire
+from .results import assemble, result, static_names
 
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
-MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
 MAX_RECORDS = 4 << 20  # bytes of records read from one run before the rest is ignored
 START_TIMEOUT = 60.0  # seconds the server may take to start on a slow, busy machine
 
@@ -34,9 +33,13 @@ class _Server:
         self.proc = None
         self.sock = None
         self.owner = None
-        self.isolation = None
+        self.generation = 0  # which server a run was started on: a run is only finished on its own server
+        self.hello = {}
         self.wanted = None
-        self.notes = []
+
+    @property
+    def isolation(self):
+        return self.hello.get("isolation", "process")
 
     def ensure(self):
         wanted = settings.get("SPEC2CODE_ISOLATION")
@@ -58,7 +61,8 @@ class _Server:
         }
         if settings.get("SPEC2CODE_SANDBOX_DEBUG"):
             env["SPEC2CODE_SANDBOX_DEBUG"] = "1"
-        # The caller's environment (API keys included) stays with the caller.
+        # The caller's environment (API keys included) stays with the caller. A session of its own keeps Ctrl-C
+        # at the caller's terminal away from the server: it ends, cleaning up, when this socket closes.
         self.proc = subprocess.Popen(
             [sys.executable, "-I", SERVER_SCRIPT, str(child_sock.fileno())],
             env=env,
@@ -68,35 +72,45 @@ class _Server:
             pass_fds=(child_sock.fileno(),),
             close_fds=True,
             cwd="/",
+            start_new_session=True,
         )
         child_sock.close()
         self.sock, self.owner = parent_sock, os.getpid()
+        self.generation += 1
         parent_sock.settimeout(START_TIMEOUT)
         try:
             hello = wire.recv_frame(parent_sock)
+            if not isinstance(hello, dict) or not hello.get("ready"):
+                raise ValueError("it said something else than ready")
         except (OSError, EOFError, ValueError) as e:
             self.stop()
             raise RuntimeError(f"the sandbox server did not start ({e})") from None
         parent_sock.settimeout(None)
-        self.isolation = hello.get("isolation", "process")
-        self.notes = hello.get("notes", [])
+        self.hello = hello
 
     def stop(self):
-        if self.sock is not None:
-            self.sock.close()
-            self.sock = None
+        """Close the socket: the server then ends every run and removes its folder by itself. It is given a few
+        seconds, and never killed: killing it would leave its folder behind."""
+        sock, self.sock = self.sock, None
+        if sock is not None:
+            sock.close()
         if self.proc is not None and self.owner == os.getpid():
             try:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                pass
         self.proc = None
 
     def request(self, message, fds=()):
-        self.sock.settimeout(30)
-        wire.send_frame(self.sock, message, fds)
-        reply = wire.recv_frame(self.sock)
-        self.sock.settimeout(None)
+        sock = self.sock
+        if sock is None:
+            raise OSError("the sandbox server is not running")
+        sock.settimeout(30)
+        wire.send_frame(sock, message, fds)
+        reply = wire.recv_frame(sock)
+        sock.settimeout(None)
+        if not isinstance(reply, dict):
+            raise ValueError("the sandbox server sent a malformed reply")
         return reply
 
 
@@ -105,20 +119,37 @@ atexit.register(_SERVER.stop)
 
 
 def isolation_level() -> str:
-    """The isolation the sandbox has on this machine: "namespaces" or "process" (see the README)."""
-    with _SERVER.lock:
-        _SERVER.ensure()
-        return _SERVER.isolation
+    """The isolation the sandbox has on this machine: "namespaces", "user" or "process" (see the README)."""
+    return _hello().get("isolation", "process")
+
+
+def isolation_lacks() -> dict:
+    """The walls the level in force cannot put up: {wall: the sentence saying so} (empty at the namespaces level)."""
+    return dict(_hello().get("lacks") or {})
 
 
 def isolation_summary() -> str:
     """One line for people: the isolation in force and, where it is weaker, what could not be enforced."""
-    with _SERVER.lock:
-        _SERVER.ensure()
-        level, notes = _SERVER.isolation, _SERVER.notes
+    hello = _hello()
+    level, notes = hello.get("isolation", "process"), [str(n) for n in hello.get("notes") or []]
     if level == "namespaces":
-        return "namespaces (the solution runs as nobody, with no network and only the Python runtime in view)"
-    return f"{level} only: {'; '.join(notes)}. See 'The sandbox' in the README."
+        via = " through a user namespace" if hello.get("via") == "user namespace" else ""
+        extra = f"; {'; '.join(notes)}" if notes else ""
+        return (f"namespaces{via} (the solution runs as a user of its own, with no network and only the Python "
+                f"runtime in view{extra})")
+    if level == "user":
+        return (f"user only: the solution runs as a user of its own, but {'; '.join(notes)}. "
+                "See 'The sandbox' in the README.")
+    return f"process only: {'; '.join(notes)}. See 'The sandbox' in the README."
+
+
+def _hello() -> dict:
+    with _SERVER.lock:
+        try:
+            _SERVER.ensure()
+        except RuntimeError as e:
+            return {"isolation": "process", "notes": [str(e)]}
+        return _SERVER.hello
 
 
 def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> dict:
@@ -130,13 +161,14 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
 
     Returns a dict (never raises for anything the code under test does):
         passed     number of tests that passed
-        failed     names of the tests that did not pass, in the order they are defined
+        failed     names of the tests that did not pass, in the order they are defined; when the tests could
+                   not run at all, every test of `test_src`
         total      number of tests
         error      None, or one line saying why the run could not complete, starting with its
                    kind: "syntax error", "import error", "test error", "timeout", "memory",
                    "crash" or "no tests"
         output     failure details (the failing line, the values), cut to a bounded size
-        isolation  "namespaces" or "process": which walls were in force
+        isolation  "namespaces", "user" or "process": which walls were in force
 
     >>> run("def is_leap_year(y): return y % 4 == 0", "def test_2024(): assert is_leap_year(2024)")["passed"]
     1
@@ -145,22 +177,36 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
         raise TypeError("run(solution_src, test_src) takes two strings of Python source")
     if timeout is None:
         timeout = settings.get("SPEC2CODE_TIMEOUT")
-    started = time.monotonic()
-    deadline = started + timeout
+    try:
+        return _run(solution_src, test_src, float(timeout))
+    except Exception as e:  # noqa: BLE001 - a failure of the lab's own machinery is a result too, never a raise
+        return result(static_names(test_src), {}, f"crash: the sandbox failed ({type(e).__name__}: {e})", "",
+                       _SERVER.isolation)
+
+
+def _run(solution_src, test_src, timeout):
     req_r, req_w = os.pipe()
     res_r, res_w = os.pipe()
     with _SERVER.lock:
         for attempt in (1, 2):  # a server that died since the last run is replaced once
             try:
                 _SERVER.ensure()
-                pid = _SERVER.request({"cmd": "run", "timeout": timeout}, fds=(req_r, res_w))["pid"]
+                reply = _SERVER.request({"cmd": "run", "timeout": timeout}, fds=(req_r, res_w))
+                pid, generation = reply.get("pid"), _SERVER.generation
+                # The run's clock starts when its test process has it (the server's clock is this machine's).
+                deadline = reply.get("deadline")
+                if not isinstance(deadline, (int, float)) or not 0 <= deadline - time.monotonic() <= timeout:
+                    deadline = time.monotonic() + timeout
+                if pid is None:
+                    raise RuntimeError(str(reply.get("error") or "no run was started"))
                 break
             except (OSError, EOFError, ValueError, RuntimeError) as e:
                 _SERVER.stop()
                 if attempt == 2:
                     for fd in (req_r, req_w, res_r, res_w):
                         os.close(fd)
-                    return _result([], {}, f"crash: the sandbox could not start a run ({e})", "", "unknown")
+                    return result(static_names(test_src), {}, f"crash: the sandbox could not start a run ({e})",
+                                   "", _SERVER.isolation)
         isolation = _SERVER.isolation
     os.close(req_r)
     os.close(res_w)
@@ -171,11 +217,12 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
     finally:
         os.close(res_r)
         with _SERVER.lock:
-            try:
-                _SERVER.request({"cmd": "finish", "pid": pid})
-            except (OSError, EOFError, ValueError):
-                _SERVER.stop()
-    return _assemble(events, timed_out, timeout, isolation)
+            if _SERVER.generation == generation:  # never ask a newer server to finish a pid it does not know
+                try:
+                    _SERVER.request({"cmd": "finish", "pid": pid})
+                except Exception:  # noqa: BLE001 - a lost server ends its runs itself
+                    _SERVER.stop()
+    return assemble(events, timed_out, timeout, isolation, test_src)
 
 
 @functools.lru_cache(maxsize=32)
@@ -194,7 +241,7 @@ def _compile_tests(test_src: str) -> str | None:
 
 def _exchange(req_w, res_r, payload, deadline):
     """Send the sources, then collect the run's records until it ends or the deadline passes."""
-    events, buf, received = [], b"", 0
+    events, buf, received = [], bytearray(), 0
     sent, writing = 0, True
     os.set_blocking(req_w, False)
     while True:
@@ -221,54 +268,20 @@ def _exchange(req_w, res_r, payload, deadline):
             received += len(chunk)
             if received > MAX_RECORDS:
                 continue
+            start = len(buf)
             buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for line in lines:
+            end = buf.rfind(b"\n", start)
+            if end < 0:
+                continue
+            for line in bytes(buf[:end]).split(b"\n"):
                 try:
-                    events.append(json.loads(line))
-                except ValueError:
-                    pass
+                    event = json.loads(line)
+                except Exception:  # noqa: BLE001 - malformed or nested too deeply: not a record
+                    continue
+                if isinstance(event, dict):
+                    events.append(event)
+                    if event.get("event") == "done":  # no need to wait for the test process to exit: it is killed
+                        return events, False
+            del buf[: end + 1]
 
 
-def _assemble(events, timed_out, timeout, isolation):
-    names, outcomes, details, error, printed, done = [], {}, {}, None, "", False
-    for event in events:
-        kind = event.get("event")
-        if kind == "collected":
-            names = [str(n) for n in event.get("names", [])]
-        elif kind == "test":
-            outcomes[event["name"]] = event.get("outcome")
-            if event.get("details"):
-                details[event["name"]] = str(event["details"])
-        elif kind == "error" and error is None:
-            error = f"{event.get('kind', 'crash')}: {event.get('message', '')}".strip()
-            if event.get("details"):
-                details["(loading the tests)"] = str(event["details"])
-        elif kind == "printed":
-            printed = str(event.get("text", ""))
-            if event.get("cut"):
-                printed += f"\n[... {event['cut']} more bytes printed, cut]"
-        elif kind == "done":
-            done = True
-    if timed_out:
-        error = f"timeout: the run did not finish within {timeout:g} s (does the solution loop forever?)"
-    elif not done and error is None:
-        error = "crash: the test process stopped before reporting all results"
-    output = "\n\n".join(f"{name}:\n{text.strip()}" for name, text in details.items())
-    if printed:
-        output += ("\n\n" if output else "") + "The solution printed:\n" + printed
-    return _result(names, outcomes, error, output, isolation)
-
-
-def _result(names, outcomes, error, output, isolation):
-    passed = [n for n in names if outcomes.get(n) == "passed"] if error is None or not error.startswith(("syntax", "import")) else []
-    failed = [n for n in names if n not in passed]
-    output = cut(output, MAX_OUTPUT)
-    return {
-        "passed": len(passed),
-        "failed": failed,
-        "total": len(names),
-        "error": error,
-        "output": output,
-        "isolation": isolation,
-    }

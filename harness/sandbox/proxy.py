@@ -6,6 +6,7 @@ import builtins
 import os
 import select
 import signal
+import time
 
 from text import cut
 from wire import FrameReader, Unsendable, decode, encode, send_frame
@@ -46,11 +47,15 @@ class Channel:
             self.printed_extra += max(0, len(chunk) - room)
             wait = 0.0
 
-    def receive(self):
+    def receive(self, until=None):
+        """The next message from the solution; TimeoutError once the monotonic clock passes `until`."""
         reader = FrameReader()
         while True:
             fds = [self.sock] + ([self.out_fd] if self.out_fd is not None else [])
-            ready, _, _ = select.select(fds, [], [])
+            wait = None if until is None else until - time.monotonic()
+            if wait is not None and wait <= 0:
+                raise TimeoutError
+            ready, _, _ = select.select(fds, [], [], wait)
             if self.out_fd is not None and self.out_fd in ready:
                 self.drain()
             if self.sock in ready:
@@ -94,30 +99,61 @@ class Channel:
             self.dead = story
             self.sock.close()
             raise SolutionDied(f"{name}() did not return: the solution's process {story}") from None
+        if not isinstance(reply, dict):
+            raise TypeError(f"{name}() sent back something that is not a reply")
         if "value" in reply:
             try:
                 return decode(reply["value"])
-            except (ValueError, TypeError, OverflowError):
+            except (ValueError, TypeError, OverflowError, RecursionError):
                 raise TypeError(f"{name}() returned something that is not plain data") from None
         return self.raise_from(name, reply.get("raise") or {})
 
     def raise_from(self, name, info):
-        mro = [n for n in info.get("mro", []) if isinstance(n, str)] or ["Exception"]
+        if not isinstance(info, dict):
+            info = {}
+        mro = [n for n in info.get("mro", []) if isinstance(n, str)] if isinstance(info.get("mro"), list) else []
+        mro = mro or ["Exception"]
         message = cut(info.get("message", ""), 2000)
         if mro[0] == "MemoryError":
             self.memory = True
-        for base_name in mro:
-            base = getattr(builtins, base_name, None)
-            if isinstance(base, type) and issubclass(base, Exception):
-                cls = base if base_name == mro[0] else type(mro[0], (base,), {"__module__": "solution"})
-                break
-        else:
+        try:
+            args = tuple(decode(info["args"])) if "args" in info else None
+        except (ValueError, TypeError, OverflowError, RecursionError):
+            args = None
+        exc = rebuild(mro, args, message)
+        if exc is None:
             raise SolutionError(f"{name}() raised {mro[0]}: {message}")
-        exc = cls(message)
         where = info.get("where")
-        if where and hasattr(exc, "add_note"):
+        if isinstance(where, str) and where and hasattr(exc, "add_note"):
             exc.add_note(f"raised in the solution{where}")
         raise exc
+
+
+def rebuild(mro, args, message):
+    """The solution's exception, made again here: its own class name over the nearest built-in base class that
+    tests can catch; built with its arguments when they crossed the wall and give the same message, else with the
+    message alone (walking up the bases until one takes it). None if no base is an Exception."""
+    bases = [getattr(builtins, n, None) for n in mro]
+    bases = [b for b in bases if isinstance(b, type) and issubclass(b, Exception)]
+    for base in bases:
+        cls = base if base.__name__ == mro[0] else type(mro[0], (base,), {"__module__": "solution"})
+        attempts = ([args] if args is not None and base is bases[0] else []) + [(message,)]
+        for arguments in attempts:
+            try:
+                exc = cls(*arguments)
+            except Exception:  # noqa: BLE001 - this base does not take these arguments: try the next way
+                continue
+            if arguments is args and _shown(exc) != message:
+                continue
+            return exc
+    return None
+
+
+def _shown(exc):
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def make_proxy(channel, name):

@@ -1,16 +1,20 @@
 """The sandbox server: a warm pytest process that forks a test process and a solution process per run.
 
-Started by `harness.sandbox` as `python -I server.py`. It never imports the `harness` package, so nothing in its
+Started by `harness.sandbox` as `python -I server.py FD`, in a session of its own (so Ctrl-C at the caller's
+terminal does not reach it): it ends, removing everything of its runs, when the caller closes the socket FD (the
+caller exiting, however it dies), or on SIGTERM. It never imports the `harness` package, so nothing in its
 memory, and nothing forked from it, knows the held-out tests: it imports the modules beside it by name, and the
 lab's text helpers (harness/text.py, which import nothing) by path.
 
-Per run:
-    server (pytest configured once, no network)
-      └─ test process T: collects and runs the tests with pytest; reports each result to the caller
-           over a pipe the caller opened; sees the solution only through proxy functions
-           └─ keeper K: waits for S; its death takes S down
-                └─ solution process S: runs the model's code, as nobody, in its own PID and mount
-                     namespace (only the Python runtime visible), answering calls with plain values
+Per run, at the namespaces level (see walls.py for the others):
+    server (pytest configured once)
+      └─ keeper R: makes the run's PID namespace (and user namespace, if that is how namespaces are had)
+           └─ test process T, first of that namespace: its own mount (a tmpfs root), network and IPC namespaces,
+                its own user; collects and runs the tests with pytest; reports each result to the caller over a
+                pipe the caller opened; sees the solution only through proxy functions
+                └─ keeper K: makes the solution's PID (and user) namespace; its death takes S down
+                     └─ solution process S: the model's code, in namespaces of its own, with another user of its
+                          own, only the Python runtime visible, answering calls with plain values
 S is forked before T reads the test source, so expected values never enter the solution's process.
 """
 
@@ -19,7 +23,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import signal
 import socket
 import sys
@@ -33,8 +36,11 @@ sys.modules["text"] = importlib.util.module_from_spec(_TEXT)
 _TEXT.loader.exec_module(sys.modules["text"])
 sys.path.insert(0, _HERE)
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
+import runs  # noqa: E402
+import tidy  # noqa: E402
 import walls  # noqa: E402
-from tests_side import RECORDER, spare_process, warm_pytest  # noqa: E402
+from runner import RECORDER, warm_pytest  # noqa: E402
+from tests_side import spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
 
 sys.path.remove(_HERE)
@@ -46,96 +52,121 @@ PYTEST_ARGS = [
     "-p", "no:warnings", "-p", "no:setuponly", "-p", "no:setupplan",
     "-W", "ignore", "-o", "console_output_style=classic",
 ]  # fmt: skip
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class Shutdown(BaseException):
+    """A signal asked the server to end: it cleans up first."""
 
 
 class Server:
     """pytest plugin whose collection hook never returns: it serves runs, one spare process each."""
 
-    def __init__(self, base_dir, mode, notes):
-        self.base_dir, self.mode, self.notes = base_dir, mode, notes
-        self.active = {}  # pid of a test process -> its folder
+    def __init__(self, machine: runs.Machine, hello: dict):
+        self.machine, self.hello = machine, hello
+        self.active: dict[int, runs.Run] = {}  # pid of a run's first process -> the run
         self.counter = 0
         self.spare = None
+        self.control = None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection(self, session):
-        control = socket.socket(fileno=int(sys.argv[1]))
-        self.import_what_runs_use(session)
-        self.spare = self.fork_spare(session)
-        send_frame(control, {"ready": True, "isolation": self.mode, "notes": self.notes})
+        try:
+            self.control = socket.socket(fileno=int(sys.argv[1]))
+            self.import_what_runs_use(session)
+            self.spare = self.fork_spare(session)
+            send_frame(self.control, self.hello)
+            self.serve(session)
+        except BaseException:  # noqa: BLE001 - Shutdown, a lost caller, or a bug here: clean up all the same
+            pass
+        self.shutdown()
+
+    def serve(self, session):
         while True:
             try:
-                request, fds = recv_frame_fds(control, 4)
-            except (OSError, EOFError):
-                self.shutdown()
+                request, fds = recv_frame_fds(self.control, 4)
             except ValueError:
                 request, fds = {}, []
+            if not isinstance(request, dict):
+                request = {}
             if request.get("cmd") == "run" and len(fds) == 2:
-                send_frame(control, {"pid": self.start_run(session, request, fds)})
+                send_frame(self.control, self.start_run(session, request, fds))
                 self.spare = self.fork_spare(session)
             elif request.get("cmd") == "finish":
-                self.finish(request.get("pid"))
-                send_frame(control, {"finished": True})
+                run = self.active.pop(request.get("pid"), None)
+                if run:
+                    run.stop(self.reap_orphans)
+                self.reap_orphans()
+                send_frame(self.control, {"finished": True})
+                if run:
+                    run.release()
             else:
                 for fd in fds:
                     os.close(fd)
-                send_frame(control, {"error": "unknown request"})
+                send_frame(self.control, {"error": "unknown request"})
 
     def fork_spare(self, session):
+        """A test process made ready ahead of the run that will use it; (pid, link) or (None, why not)."""
         self.counter += 1
-        run_dir = os.path.join(self.base_dir, f"run-{self.counter}")
+        try:
+            run = self.machine.new_run(self.counter)
+        except OSError as e:
+            return None, f"the sandbox could not set up a run ({e})"
         ours, theirs = socket.socketpair()
         pid = os.fork()
         if pid == 0:
             try:
-                ours.close()
-                spare_process(session, run_dir, self.mode, theirs)
+                for sig in ENDING_SIGNALS:
+                    signal.signal(sig, signal.SIG_DFL)
+                run.forget_others()
+                _close_all_but(theirs.fileno())
+                spare_process(session, run, self.machine.ladder, theirs)
+            except BaseException:  # noqa: BLE001 - the run reports a crash; with SPEC2CODE_SANDBOX_DEBUG, say why
+                if os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):
+                    import traceback
+
+                    traceback.print_exc()
             finally:
                 os._exit(70)
         theirs.close()
-        self.active[pid] = run_dir
+        run.pid = pid
+        self.active[pid] = run
         return pid, ours
 
     def start_run(self, session, request, fds):
         """Hand the run's two pipes to the spare test process, which is (or soon will be) ready."""
+        reply = {"error": "the sandbox could not start a run"}
         for _attempt in range(3):
             pid, link = self.spare
+            if pid is None:
+                reply = {"error": link}
+                self.spare = self.fork_spare(session)
+                continue
             try:
                 link.settimeout(60)
                 recv_frame(link)  # the spare says it is ready
+                # The run's clock starts now: time this server spent on earlier runs is not the solution's.
+                request["deadline"] = time.monotonic() + float(request.get("timeout", 10))
                 send_frame(link, request, fds)
                 link.close()
+                reply = {"pid": pid, "deadline": request["deadline"]}
                 break
             except (OSError, EOFError, ValueError):
                 link.close()
-                self.finish(pid)
+                run = self.active.pop(pid, None)
+                if run:
+                    run.stop(self.reap_orphans)
+                    run.release()
                 self.spare = self.fork_spare(session)
         for fd in fds:
             os.close(fd)
-        return pid
-
-    def finish(self, pid):
-        """Kill what is left of a run, wait until it is gone, remove its folder."""
-        if pid in self.active:
-            for target in (-pid, pid):
-                try:
-                    os.kill(target, signal.SIGKILL)
-                except OSError:
-                    pass
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        self.reap_orphans()
-        run_dir = self.active.pop(pid, None)
-        if run_dir:
-            _remove_tree(run_dir)
+        return reply
 
     def reap_orphans(self, patience=5.0):
         """Everything the runs left behind was re-parented to us (we are a subreaper): end it."""
         deadline = time.monotonic() + patience
         while time.monotonic() < deadline:
-            orphans = [p for p in _children() if p not in self.active]
+            orphans = [p for p in runs.children() if p not in self.active]
             if not orphans:
                 return
             for p in orphans:
@@ -158,7 +189,7 @@ class Server:
         if pid == 0:
             os.close(r)
             try:
-                warm_pytest(session, os.path.join(self.base_dir, "warm"))
+                warm_pytest(session, os.path.join(self.machine.base_dir, "warm"))
                 os.write(w, json.dumps(sorted(set(sys.modules) - before)).encode())
             finally:
                 os._exit(0)
@@ -168,7 +199,7 @@ class Server:
             data += chunk
         os.close(r)
         os.waitpid(pid, 0)
-        _remove_tree(os.path.join(self.base_dir, "warm"))
+        tidy.remove_tree(os.path.join(self.machine.base_dir, "warm"))
         for name in json.loads(data or b"[]"):
             try:
                 __import__(name)
@@ -176,50 +207,65 @@ class Server:
                 pass
 
     def shutdown(self):
-        for pid in list(self.active):
-            self.finish(pid)
-        _remove_tree(self.base_dir)
-        os._exit(0)
+        """End every run, remove every folder, then exit. Nothing here may stop it from reaching the exit."""
+        try:
+            for sig in ENDING_SIGNALS:
+                signal.signal(sig, signal.SIG_IGN)
+            runs_left, self.active = list(self.active.values()), {}
+            for run in runs_left:
+                run.stop(self.reap_orphans)
+            self.reap_orphans()
+            for run in runs_left:
+                run.release()
+            tidy.remove_tree(self.machine.base_dir)
+        finally:
+            os._exit(0)
 
 
-def _children():
-    found = []
+def _close_all_but(*keep):
+    """In a forked child: close every descriptor but stdio, sys.stdout's and `keep` (the control socket above all,
+    so no test code can send the server requests)."""
+    keep = sorted({0, 1, 2, *keep, *(f.fileno() for f in (sys.stdout, sys.stderr) if _has_fd(f))})
+    low = 3
+    for fd in keep + [1 << 16]:
+        if fd >= low:
+            os.closerange(low, fd)
+            low = fd + 1
+
+
+def _has_fd(f):
     try:
-        for task in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{task}/children") as f:
-                found += [int(p) for p in f.read().split()]
-    except OSError:
-        pass
-    return found
+        return f.fileno() >= 0
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
-def _remove_tree(path):
-    shutil.rmtree(path, ignore_errors=True)
+def _end(signum, frame):
+    raise Shutdown
 
 
 def main():
-    mode, notes = "process", []
-    reason = walls.namespaces_available()
-    if os.environ.get("SPEC2CODE_ISOLATION") == "process":
-        reason = "process isolation was asked for (SPEC2CODE_ISOLATION=process)"
-    if reason is None:
-        if walls.enter_network_void():
-            mode = "namespaces"
-        else:
-            notes.append("could not make a network namespace")
-    else:
-        notes.append(reason)
-    if mode != "namespaces":
-        notes.append("the solution can reach the network and the file system as your user")
+    for sig in ENDING_SIGNALS:
+        signal.signal(sig, _end)
+    asked = os.environ.get("SPEC2CODE_ISOLATION", "auto")
+    ladder = walls.choose(asked)
     walls.prctl(walls.PR_SET_CHILD_SUBREAPER, 1)
     # No parent-death signal here: it fires when the *thread* that started us ends, and callers may use
     # thread pools. The control socket closing (the caller exiting, however it dies) ends us instead.
     base_dir = tempfile.mkdtemp(prefix="spec2code-sandbox-")
     os.chmod(base_dir, 0o755)
+    os.mkdir(os.path.join(base_dir, "root"), 0o755)  # every run's tmpfs root is mounted here, in its own namespace
+    machine = runs.Machine(ladder, base_dir)
+    hello = {"ready": True, "isolation": ladder.level, **ladder.describe(), "folder": base_dir}
+    hello["notes"] = ladder.notes + machine.notes
     if not os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):
         sys.stdout = sys.stderr = open(os.devnull, "w")
-    pytest.main([*PYTEST_ARGS, "--rootdir", base_dir, "-c", os.devnull, base_dir], plugins=[Server(base_dir, mode, notes), RECORDER])
-    os._exit(1)
+    try:
+        pytest.main([*PYTEST_ARGS, "--rootdir", base_dir, "-c", os.devnull, base_dir],
+                    plugins=[Server(machine, hello), RECORDER])
+    finally:
+        tidy.remove_tree(base_dir)
+        os._exit(1)
 
 
 if __name__ == "__main__":

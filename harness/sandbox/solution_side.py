@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import resource
 import signal
+import socket
 import sys
 import types
 
@@ -16,13 +17,41 @@ from text import cut
 from wire import MAX_FRAME, decode, encode, frame, recv_frame, send_frame
 
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
-LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "wire", "proxy", "tests_side", "solution_side", "text")
+LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "wire", "proxy", "tests_side", "solution_side", "text",
+               "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy")
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
-SOLUTION_PROCESSES = 256  # tasks (processes and threads) the sandbox user may have at once
+SOLUTION_PROCESSES = 256  # tasks (processes and threads) the solution's user may have at once
+MAX_ARGS = 8000  # bytes of an exception's arguments sent along, so the test process can make it again exactly
 
-def solution_main(sock, out_fd, mountpoint, uid, gid, isolated):
-    """Run in S: load the solution, then answer calls until the socket closes. Never returns."""
+
+def start_solution_side(run, ladder, close):
+    """Fork the keeper, which forks the solution's process; return our socket to it, its output and the keeper."""
+    t_sock, s_sock = socket.socketpair()
+    out_r, out_w = os.pipe()
+    keeper = os.fork()
+    if keeper == 0:
+        try:
+            t_sock.close()
+            for other in close:
+                other.close()
+            os.close(out_r)
+            walls.die_with_parent()
+            walls.begin(ladder, run.solution_uid, run.solution_uid, fork=True)  # we go on as the solution's process
+            solution_main(s_sock, out_w, run, ladder)
+        except BaseException:  # noqa: BLE001
+            if os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):
+                import traceback
+
+                traceback.print_exc()
+            os._exit(126)
+    s_sock.close()
+    os.close(out_w)
+    return t_sock, out_r, keeper
+
+
+def solution_main(sock, out_fd, run, ladder):
+    """Run in S: wall in, load the solution, then answer calls until the socket closes. Never returns."""
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -30,22 +59,19 @@ def solution_main(sock, out_fd, mountpoint, uid, gid, isolated):
     keep = sock.fileno()
     os.closerange(3, keep)
     os.closerange(keep + 1, 1 << 16)
-    walls.die_with_parent()
-    if isolated:
-        # If the lab is installed inside the runtime's own folders, its files (the held-out tests among
-        # them) would be visible from there: cover them.
-        harness_dir = os.path.dirname(os.path.dirname(os.path.abspath(walls.__file__)))
-        walls.enter_minimal_root(mountpoint, uid, gid, hidden=[harness_dir])
-    else:
-        os.chdir(mountpoint)
-    walls.limit_resources(
+    # If the lab is installed inside the runtime's own folders, its files (the held-out tests among them)
+    # would be visible from there: cover them.
+    harness_dir = os.path.dirname(os.path.dirname(os.path.abspath(walls.__file__)))
+    limits = dict(
         cpu_seconds=600,  # lowered to the run's own limit when the run arrives
         memory_bytes=walls.current_address_space() + EXTRA_MEMORY,
         file_bytes=8 << 20,
         processes=SOLUTION_PROCESSES,
         files=256,
     )
-    walls.drop_privileges(uid, gid)
+    walls.finish(ladder, run.solution_uid, run.solution_uid, mountpoint=os.path.join(run.machine.base_dir, "root"),
+                 workdir="/work" if ladder.level == "namespaces" else run.solution_dir, hidden=[harness_dir],
+                 proc=True, limits=limits)
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     sys.stdin = open(0, "r", closefd=False)
@@ -55,7 +81,7 @@ def solution_main(sock, out_fd, mountpoint, uid, gid, isolated):
         del sys.modules[name]
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.environ.clear()
-    os.environ.update({"PATH": "/usr/bin:/bin", "HOME": "/work", "LANG": "C.UTF-8"})
+    os.environ.update({"PATH": "/usr/bin:/bin", "HOME": os.getcwd(), "LANG": "C.UTF-8"})
 
     try:
         request = recv_frame(sock)
@@ -103,6 +129,19 @@ def load_solution(source):
     return module
 
 
+def _describe(exc):
+    """An exception as plain data: its classes, message, arguments (when they are plain data) and where it was raised."""
+    names = [c.__name__ for c in type(exc).__mro__] if isinstance(exc, BaseException) else ["Exception"]
+    info = {"mro": names, "message": _safe_str(exc), "where": _where(exc)}
+    try:
+        args = encode(list(exc.args))
+        if len(frame(args)) <= MAX_ARGS:
+            info["args"] = args
+    except BaseException:  # noqa: BLE001 - arguments that cannot cross stay behind; the message is enough
+        pass
+    return info
+
+
 def _safe_str(exc, limit=2000):
     try:
         return cut(str(exc), limit)
@@ -134,8 +173,7 @@ def serve_calls(sock, module):
         except MemoryError:
             reply = {"raise": {"mro": ["MemoryError"], "message": "the solution ran out of memory"}}
         except BaseException as e:  # noqa: BLE001 - report whatever the solution raised
-            names = [c.__name__ for c in type(e).__mro__] if isinstance(e, BaseException) else ["Exception"]
-            reply = {"raise": {"mro": names, "message": _safe_str(e), "where": _where(e)}}
+            reply = {"raise": _describe(e)}
         try:
             data = frame(reply)
         except BaseException:  # noqa: BLE001

@@ -1,33 +1,45 @@
-"""Operating-system walls for sandboxed code: namespaces, a minimal root, no privileges, resource limits.
+"""Operating-system walls for sandboxed code, as a ladder: the strongest of namespaces, user, process this machine allows.
 
 Loaded by the sandbox server by name (it must not import the `harness` package, which holds the held-out tests),
-and by the grader's agent runner. Every function here is a best effort that reports what it could not do.
+and by the grader's agent runner. `enter(level, ...)` puts the whole ladder up around one process and says which
+level it reached; `choose`, `begin` and `finish` are its three steps, for a process that must fork in between.
+Over 300 lines because the ladder is one idea: each level's steps and what it cannot enforce sit side by side.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
+import importlib
 import os
 import resource
 import sys
 
 CLONE_NEWNS = 0x00020000
-CLONE_NEWNET = 0x40000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
-MS_RDONLY = 0x1
-MS_NOSUID = 0x2
-MS_NODEV = 0x4
-MS_REMOUNT = 0x20
-MS_BIND = 0x1000
-MS_REC = 0x4000
-MS_PRIVATE = 0x40000
+CLONE_NEWNET = 0x40000000
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
+CAP_SETGID, CAP_SETUID, CAP_SYS_ADMIN = 6, 7, 21
 
-NOBODY = 65534  # uid and gid the sandboxed code runs as when the sandbox starts as root
+NOBODY = 65534  # uid and gid the grader's child runs as when it starts as root
+INNER = 1000  # uid and gid sandboxed code has inside a user namespace of its own
+LEVELS = ("namespaces", "user", "process")  # strongest first
+
+
+def _sibling(name):
+    """A module beside this one, whether this one was loaded through the `harness` package or by name."""
+    package = __name__.rpartition(".")[0]
+    return importlib.import_module(f"{package}.{name}" if package else name)
+
+
+rootfs = _sibling("rootfs")
+seccomp = _sibling("seccomp")
+enter_minimal_root, runtime_paths, mount = rootfs.enter_minimal_root, rootfs.runtime_paths, rootfs.mount
 
 _libc = None
 
@@ -35,7 +47,7 @@ _libc = None
 def libc():
     global _libc
     if _libc is None:
-        _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        _libc = ctypes.CDLL(None, use_errno=True)
     return _libc
 
 
@@ -56,7 +68,8 @@ def prctl(option: int, arg: int) -> bool:
 
 
 def die_with_parent() -> None:
-    """Ask the kernel to kill this process when its parent dies, so nothing outlives a run."""
+    """Ask the kernel to kill this process when its parent dies, so nothing outlives a run.
+    Changing user or capabilities clears this: call it after them."""
     prctl(PR_SET_PDEATHSIG, 9)
 
 
@@ -64,13 +77,8 @@ def unshare(flags: int) -> None:
     _check(libc().unshare(ctypes.c_int(flags)), "unshare")
 
 
-def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
-    enc = lambda s: None if s is None else s.encode()  # noqa: E731
-    _check(libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
-
-
 def namespaces_available() -> str | None:
-    """Return None if this process can make namespaces here, else the reason it cannot."""
+    """None if this process can make namespaces as root here, else the reason it cannot."""
     if not is_linux():
         return f"no Linux namespaces on {sys.platform}"
     if os.geteuid() != 0:
@@ -87,69 +95,44 @@ def enter_network_void() -> bool:
         return False
 
 
-def _bind(source: str, root: str, *, readonly: bool) -> None:
-    target = root + source
-    if os.path.isdir(source):
-        os.makedirs(target, exist_ok=True)
-    else:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        open(target, "a").close()
-    mount(source, target, None, MS_BIND | MS_REC)
-    if readonly:
-        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_REC)
+# --- users and capabilities ----------------------------------------------------------------------------------
 
 
-def runtime_paths() -> list[str]:
-    """The folders the Python runtime needs to keep working: the system libraries and the stdlib."""
-    paths = []
-    for path in ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin"):
-        if os.path.exists(path) and not os.path.islink(path):
-            paths.append(path)
-    for prefix in {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}:
-        if not any(prefix == p or prefix.startswith(p + "/") for p in paths):
-            paths.append(prefix)
-    return paths
+def has_capability(cap: int) -> bool:
+    try:
+        with open("/proc/self/status") as f:
+            line = next(x for x in f if x.startswith("CapEff:"))
+        return bool(int(line.split()[1], 16) >> cap & 1)
+    except (OSError, StopIteration, ValueError):
+        return False
 
 
-def enter_minimal_root(
-    mountpoint: str, uid: int, gid: int, *, readonly=(), writable=(), hidden=(), proc=True, workdir="/work"
-) -> None:
-    """Make a private mount namespace whose root holds only the Python runtime (read-only), the
-    extra folders given (read-only, or writable at the same path), /dev/null and friends, and an
-    empty writable `workdir` and /tmp; then chroot into it and go to `workdir`. Folders in `hidden`
-    that the runtime's folders happen to contain are covered with an empty one.
+def in_initial_user_namespace() -> bool:
+    try:
+        with open("/proc/self/uid_map") as f:
+            return f.read().split() == ["0", "0", "4294967295"]
+    except OSError:
+        return not is_linux()
 
-    The project tree, the home folder and the held-out tests are simply not there.
-    Must be called as root; with `proc`, inside a new PID namespace.
-    """
-    unshare(CLONE_NEWNS)
-    mount(None, "/", None, MS_REC | MS_PRIVATE)
-    mount("spec2code", mountpoint, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=755")
-    for path in runtime_paths() + [p for p in readonly if os.path.exists(p)]:
-        _bind(path, mountpoint, readonly=True)
-    for path in writable:
-        _bind(path, mountpoint, readonly=False)
-    for path in hidden:
-        if os.path.isdir(mountpoint + path):
-            mount("spec2code", mountpoint + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k")
-    for link in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):
-        if os.path.islink(link) and not os.path.lexists(mountpoint + link):
-            os.symlink(os.readlink(link), mountpoint + link)
-    os.makedirs(mountpoint + "/dev", exist_ok=True)
-    for dev in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
-        if os.path.exists(dev):
-            open(mountpoint + dev, "a").close()
-            mount(dev, mountpoint + dev, None, MS_BIND)
-    if proc:
-        os.makedirs(mountpoint + "/proc")
-        mount("proc", mountpoint + "/proc", "proc", MS_NOSUID | MS_NODEV)
-    os.makedirs(mountpoint + "/etc", exist_ok=True)
-    for folder in (workdir, "/tmp"):
-        os.makedirs(mountpoint + folder, exist_ok=True)
-        os.chown(mountpoint + folder, uid, gid)
-    os.chmod(mountpoint + "/tmp", 0o1777)
-    os.chroot(mountpoint)
-    os.chdir(workdir)
+
+def enter_user_namespace(uid: int = INNER, gid: int = INNER) -> None:
+    """Make a user namespace in which this process is `uid`, holding every capability there (and none outside)
+    until `drop_capabilities`. Only this process's own user is mapped: no setuid helper is needed."""
+    outer_uid, outer_gid = os.geteuid(), os.getegid()
+    unshare(CLONE_NEWUSER)
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {outer_uid} 1"), ("gid_map", f"{gid} {outer_gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+
+
+def drop_capabilities() -> None:
+    """Give up every capability, for good (the bounding set too, so no program run later gets one back)."""
+    for cap in range(64):
+        prctl(PR_CAPBSET_DROP, cap)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    _check(libc().capset(header, data), "capset")
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 
 def drop_privileges(uid: int = NOBODY, gid: int = NOBODY) -> None:
@@ -196,3 +179,195 @@ def current_address_space() -> int:
             return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError):
         return 0
+
+
+# --- the ladder ----------------------------------------------------------------------------------------------
+
+# What each level cannot enforce, by wall; a level lacks every wall named here for it. The sandbox's tests skip an
+# attack that needs a wall the level lacks, with this sentence as the reason.
+LACKS = {
+    "user": {
+        "read_files": "the solution can read every file any user may read (the held-out tests on disk among them)",
+        "shared_folders": "it can write in the machine's shared folders (/tmp, /dev/shm) while it runs (what it "
+                          "leaves there is deleted when the run ends)",
+        "processes": "it can see the machine's other processes",
+    },
+    "process": {
+        "read_files": "the solution runs as your user: it can read the file system as you can",
+        "write_files": "it can write and delete your files",
+        "shared_folders": "it can leave files in the machine's shared folders (/tmp, /dev/shm) for later runs",
+        "signals": "it can signal your other processes",
+        "processes": "it can see your other processes",
+        "own_limits": "runs share your user's process limit",
+    },
+}
+
+
+class Ladder:
+    """The level reached on this machine: `level` (namespaces, user, process), `via` (how namespaces were had:
+    "root" or "user namespace"), `lacks` ({wall: sentence}) and `notes` (sentences for people)."""
+
+    def __init__(self, level: str, via: str = "", why: str = ""):
+        self.level, self.via = level, via
+        self.lacks = dict(LACKS.get(level, {}))
+        self.no_filter = seccomp.supported()  # None, or why no seccomp filter can be had here
+        if self.no_filter and level != "namespaces":
+            self.lacks["network"] = "the solution can reach the network"
+        self.notes = ([why] if why else []) + list(self.lacks.values())
+        if self.no_filter:
+            self.notes.append(self.no_filter + ", so keyring and namespace calls are not refused")
+
+    def describe(self) -> dict:
+        return {"level": self.level, "via": self.via, "lacks": self.lacks, "notes": self.notes}
+
+
+def _probe(steps) -> str | None:
+    """Run `steps` in a throwaway child; None if they all worked, else what went wrong."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            steps()
+            os._exit(0)
+        except BaseException as e:  # noqa: BLE001 - any failure is the answer
+            os.write(w, str(getattr(e, "strerror", None) or e).encode()[:200])
+            os._exit(1)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        said = f.read().decode(errors="replace")
+    _, status = os.waitpid(pid, 0)
+    return None if status == 0 else (said or "failed")
+
+
+def _namespaces_work():
+    """What a run does at the namespaces level, in a throwaway child: namespaces, then a minimal root over /tmp."""
+    unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC)
+    enter_minimal_root("/tmp", os.geteuid(), os.getegid(), readonly=[os.path.realpath(sys.prefix)], proc=False)
+
+
+def _become(uid, gid):
+    """Switch to another of the machine's users for good; stay dumpable, so /proc/self stays ours (the user
+    namespace's maps are written there)."""
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    prctl(PR_SET_DUMPABLE, 1)
+
+
+def _other_users_can_run_python():
+    """Without a mount namespace, a run's own user must reach the runtime and the lab's packages where they are."""
+    _become(NOBODY, NOBODY)
+    for folder in {os.path.dirname(os.__file__), os.path.realpath(sys.prefix)}:
+        try:
+            os.listdir(folder)
+        except OSError:
+            raise OSError(f"other users cannot read {folder}: install Python where every user can") from None
+
+
+def _user_namespaces_work():
+    if os.geteuid() == 0 and in_initial_user_namespace():
+        _become(NOBODY, NOBODY)
+    enter_user_namespace()
+    _namespaces_work()
+
+
+def choose(asked: str = "auto") -> Ladder:
+    """The strongest level this machine allows, up to `asked` (auto = namespaces); tried in throwaway children."""
+    if asked == "process":
+        return Ladder("process", why="process isolation was asked for (SPEC2CODE_ISOLATION=process)")
+    if not is_linux():
+        return Ladder("process", why=f"no Linux namespaces or user switch on {sys.platform}")
+    root = os.geteuid() == 0 and in_initial_user_namespace()
+    why = []
+    if asked in ("auto", "namespaces"):
+        if root and has_capability(CAP_SYS_ADMIN):
+            failed = _probe(_namespaces_work)
+            if failed is None:
+                return Ladder("namespaces", "root")
+            why.append(f"namespaces failed as root ({failed})")
+        failed = _probe(_user_namespaces_work)
+        if failed is None:
+            return Ladder("namespaces", "user namespace")
+        why.append(f"no namespaces through a user namespace ({failed})")
+    else:
+        why.append("user-level isolation was asked for (SPEC2CODE_ISOLATION=user)")
+    if root and has_capability(CAP_SETUID) and has_capability(CAP_SETGID):
+        failed = _probe(_other_users_can_run_python)
+        if failed is None:
+            return Ladder("user", why="; ".join(why))
+        why.append(f"runs cannot have users of their own ({failed})")
+    elif not root:
+        why.append("not running as root, so no user switch")
+    return Ladder("process", why="; ".join(why))
+
+
+def begin(ladder: Ladder, uid: int, gid: int, *, fork: bool = False) -> None:
+    """First step, in the process that will become the walled one: at the namespaces level, make its user (when
+    had through a user namespace) and PID namespaces, then fork (elsewhere, fork only if `fork`). The caller goes on
+    in the child, the first process of the new PID namespace; this process stays behind as its keeper, waits for it
+    and exits with its status. `uid`, `gid`: the machine's user the run gets (root only; a normal user keeps theirs).
+    """
+    if ladder.level == "namespaces":
+        if ladder.via == "user namespace":
+            if os.geteuid() == 0 and in_initial_user_namespace():
+                _become(uid, gid)
+            enter_user_namespace()
+        unshare(CLONE_NEWPID)
+    elif not fork:
+        return
+    child = os.fork()
+    if child == 0:
+        return
+    os.closerange(3, 1 << 16)
+    while True:
+        try:
+            _, status = os.waitpid(child, 0)
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            os._exit(0)
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(128 - code if code < 0 else min(code, 127))
+
+
+def finish(ladder: Ladder, uid: int, gid: int, *, mountpoint: str = "", workdir: str = "/work", readonly=(),
+           hidden=(), proc: bool = False, limits: dict | None = None) -> list[str]:
+    """Second step, in the walled process itself: its own mount (a minimal root at `mountpoint`), network and IPC
+    namespaces; `limits` (see limit_resources); then user `uid` (root, user level) or no capabilities (a user
+    namespace), the seccomp filter, and death with its parent. Return what could not be done."""
+    missing = []
+    if ladder.level == "namespaces":
+        unshare(CLONE_NEWNET | CLONE_NEWIPC)
+        inside = (INNER, INNER) if ladder.via == "user namespace" else (uid, gid)
+        missing += enter_minimal_root(mountpoint, *inside, readonly=readonly, hidden=hidden, proc=proc,
+                                      workdir=workdir)
+    elif workdir:
+        os.chdir(workdir)
+    if limits:
+        missing += [f"{name} refused" for name in limit_resources(**limits)]
+    if ladder.level == "namespaces" and ladder.via == "user namespace":
+        drop_capabilities()
+    elif ladder.level in ("namespaces", "user"):
+        drop_privileges(uid, gid)
+    else:
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+    if not ladder.no_filter:
+        failed = seccomp.install(network=ladder.level == "namespaces")
+        if failed:
+            missing.append(failed)
+    die_with_parent()
+    return missing
+
+
+def enter(asked: str = "auto", *, uid: int = NOBODY, gid: int = NOBODY, mountpoint: str, workdir: str = "/work",
+          readonly=(), hidden=(), proc: bool = False, limits: dict | None = None) -> dict:
+    """Wall this process in with the strongest level this machine allows, up to `asked`; return what it reached:
+    {"level", "via", "lacks", "notes"}. At the namespaces level this process forks (see `begin`): the caller goes
+    on walled in a child, so call it before anything the caller must keep (threads, open connections)."""
+    ladder = choose(asked)
+    begin(ladder, uid, gid)
+    ladder.notes += finish(ladder, uid, gid, mountpoint=mountpoint, workdir=workdir, readonly=readonly,
+                           hidden=hidden, proc=proc, limits=limits)
+    return ladder.describe()

@@ -79,7 +79,7 @@ def unframe(data: bytes):
     """The message in one whole frame (as `frame` made it); ValueError if it is not exactly one frame."""
     if len(data) < _HEADER.size or _HEADER.unpack(data[: _HEADER.size])[0] != len(data) - _HEADER.size:
         raise ValueError("not one whole frame")
-    return json.loads(data[_HEADER.size :])
+    return _loads(data[_HEADER.size :])
 
 
 def send_frame(sock, obj, fds=()):
@@ -91,7 +91,15 @@ def send_frame(sock, obj, fds=()):
 
 
 def recv_frame(sock):
-    return json.loads(recv_exact(sock, _HEADER.unpack(recv_exact(sock, _HEADER.size))[0]))
+    return _loads(recv_exact(sock, _HEADER.unpack(recv_exact(sock, _HEADER.size))[0]))
+
+
+def _loads(data):
+    """JSON from the other side of a wall: anything malformed, deep nesting included, is a ValueError."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("a message nested too deeply") from None
 
 
 def recv_frame_fds(sock, max_fds: int, max_size: int = 1 << 16):
@@ -125,7 +133,7 @@ class FrameReader:
                 raise ValueError(f"a message of {size} bytes, more than the {self.max_frame} allowed")
             if len(self.buffer) < _HEADER.size + size:
                 break
-            messages.append(json.loads(bytes(self.buffer[_HEADER.size : _HEADER.size + size])))
+            messages.append(_loads(bytes(self.buffer[_HEADER.size : _HEADER.size + size])))
             del self.buffer[: _HEADER.size + size]
         return messages
 

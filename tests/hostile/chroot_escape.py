@@ -1,5 +1,5 @@
 """See the caller's files (canaries) or leave the working folder: .. walks, /proc/self/root and /proc/1/root, and the classic chroot escape."""
-EXPECT = {"category": "filesystem outside the working folder", "serial": True}
+EXPECT = {"category": "filesystem outside the working folder", "serial": True, "needs": ["read_files"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Write a fake pytest.py in the working folder (armed) and next to every importable location (inert markers)."""
-EXPECT = {"category": "shadowing pytest", "rigs_process": True, "serial": True}
+EXPECT = {"category": "shadowing pytest", "rigs_process": True, "serial": True, "needs": ["write_files", "shared_folders"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Delete the test's canary files (in the project tree, the home folder and /tmp), found by name."""
-EXPECT = {"category": "filesystem outside the working folder", "serial": True}
+EXPECT = {"category": "filesystem outside the working folder", "serial": True, "needs": ["write_files"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Create marker files in the project tree, the home folder and /tmp, and append to the test's canary files."""
-EXPECT = {"category": "filesystem outside the working folder", "serial": True}
+EXPECT = {"category": "filesystem outside the working folder", "serial": True, "needs": ["write_files", "shared_folders"]}
 CTX = {}
 
 import os

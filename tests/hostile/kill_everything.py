@@ -1,5 +1,5 @@
 """kill(-1, SIGKILL): every process it may signal. Only attempted when not root (and only run under namespaces)."""
-EXPECT = {"category": "signalling the parent", "serial": True, "namespaces_only": True}
+EXPECT = {"category": "signalling the parent", "serial": True, "needs": ["signals"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """SIGKILL the parent process (whatever runs the solution), unless it is the test process itself."""
-EXPECT = {"category": "signalling the parent", "serial": True}
+EXPECT = {"category": "signalling the parent", "serial": True, "needs": ["signals"]}
 CTX = {}
 
 import os

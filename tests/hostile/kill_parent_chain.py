@@ -1,5 +1,5 @@
 """SIGKILL every ancestor it can find through /proc, stopping at the test process and its ancestors."""
-EXPECT = {"category": "signalling the parent", "serial": True, "namespaces_only": True}
+EXPECT = {"category": "signalling the parent", "serial": True, "needs": ["signals"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Connect to the test's loopback listener (TCP and UDP, IPv4 and IPv6) and send the case tag."""
-EXPECT = {"category": "network", "needs_isolation": True}
+EXPECT = {"category": "network", "needs": ["network"]}
 CTX = {}
 
 import socket

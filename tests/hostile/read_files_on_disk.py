@@ -1,5 +1,5 @@
 """Walk the filesystem for the harness: tasks.py, anything named holdout, any file mentioning HOLDOUT_TESTS."""
-EXPECT = {"category": "reading expected values", "needs_isolation": True}
+EXPECT = {"category": "reading expected values", "needs": ["read_files"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Read other processes through /proc: their cwd, root, open files and command lines."""
-EXPECT = {"category": "reading expected values", "needs_isolation": True}
+EXPECT = {"category": "reading expected values", "needs": ["processes"]}
 CTX = {}
 
 import os

@@ -27,10 +27,13 @@ def _scan():
             except (OSError, ValueError, OverflowError):
                 continue
             for needle in NEEDLES:
-                i = data.find(needle)
-                # skip this file's own copy of the needles
-                if i >= 0 and not re.search(rb"NEEDLES", data[max(0, i - 200):i]):
+                for match in re.finditer(re.escape(needle), data):
+                    i, after = match.start(), data[match.end():match.end() + 1]
+                    # skip this file's own copies of the needles: in its source, or a constant ending in quote or NUL
+                    if re.search(rb"NEEDLES", data[max(0, i - 200):i]) or after in (b'"', b"'", b"\x00", b""):
+                        continue
                     found[needle.decode()] = data[i:i + 80].decode("latin-1")
+                    break
 
 
 _scan()

@@ -1,5 +1,5 @@
 """Write a conftest.py that forces every report to 'passed': armed in the working folder and its parents."""
-EXPECT = {"category": "conftest/sitecustomize", "rigs_process": True, "serial": True}
+EXPECT = {"category": "conftest/sitecustomize", "rigs_process": True, "serial": True, "needs": ["write_files", "shared_folders"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Walk the filesystem (three levels deep) and drop a conftest.py and sitecustomize.py wherever it can write."""
-EXPECT = {"category": "conftest/sitecustomize", "rigs_process": True, "serial": True, "namespaces_only": True}
+EXPECT = {"category": "conftest/sitecustomize", "rigs_process": True, "serial": True, "needs": ["write_files", "shared_folders"]}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Write sitecustomize.py, usercustomize.py and a .pth hook into the working folder and every site directory."""
-EXPECT = {"category": "conftest/sitecustomize", "rigs_process": True, "serial": True}
+EXPECT = {"category": "conftest/sitecustomize", "rigs_process": True, "serial": True, "needs": ["write_files", "shared_folders"]}
 CTX = {}
 
 import os

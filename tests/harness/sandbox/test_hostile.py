@@ -1,8 +1,11 @@
 """The hostile-solution corpus against `harness.run`: no attack goes green, harms the machine, or leaves anything.
 
 Each program in `tests/hostile/` (see its README) is run against the held-out tests and a small visible test file.
-The whole corpus runs once, in a module fixture (in parallel where the attacks do not need to be watched alone),
-and each case's test then asserts on what was recorded. A report is written to `test-artifacts/`.
+The whole corpus runs once per isolation level, in a module fixture (in parallel where the attacks do not need to be
+watched alone), and each case's test then asserts on what was recorded; an attack that needs a wall the level
+cannot put up is skipped with that level's own sentence. A report per level is written to `test-artifacts/`
+(or HOSTILE_REPORTS). The levels run here are HOSTILE_LEVELS (default: auto and process); test_levels.py runs this
+file again as a normal user and as root with Docker's default walls.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ import pytest
 import harness
 from tests.paths import HOSTILE
 from tests.paths import ROOT as REPO
-REPORT_DIR = REPO / "test-artifacts"
+REPORT_DIR = Path(os.environ.get("HOSTILE_REPORTS") or REPO / "test-artifacts")
+LEVELS = [level for level in os.environ.get("HOSTILE_LEVELS", "auto,process").split(",") if level]
 TIMEOUT = 3.0  # seconds given to every run of the corpus
 MARGIN = 2.0  # run must return within TIMEOUT + MARGIN
 WARMUP_TIMEOUT = 20.0  # the first run may start the sandbox's server
@@ -36,19 +40,21 @@ WORKERS = 3  # worker processes running the cases that need no watching alone
 KINDS = ("syntax error", "import error", "test error", "timeout", "memory", "crash", "no tests")
 CUT_NOTE = re.compile(r"cut|truncat|omitted|elided|\[\.\.\.\]|\u2026", re.I)
 NOBODY = 65534
+RUN_UIDS = range(1_900_000_000, 1_900_002_000)  # the sandbox's per-run users (harness/sandbox/slots.py)
 DEFAULTS = {
     "category": None,
     "rigs_process": False,
     "visible_green": None,
     "error": None,
-    "namespaces_only": False,
-    "needs_isolation": False,
+    "needs": [],
     "serial": False,
     "flood": False,
 }
+WALLS = {"read_files", "write_files", "shared_folders", "signals", "network", "processes", "own_limits"}
 # names an attack may create outside its folder (besides anything with "hostile" in it)
 ARTIFACTS = {"conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.py", "_pytest", "scratch.json"}
-ARTIFACT_PREFIXES = ("hostile_marker_", "hostile_daemon_", "hostile_plugin", "hostile_jail", "hostile_hm")
+ARTIFACT_PREFIXES = ("hostile_marker_", "hostile_daemon_", "hostile_plugin", "hostile_jail", "hostile_hm",
+                     "hostile_fill_", "hostile_mq_")
 SECRET = "sk-test-secret-" + uuid.uuid4().hex
 SECRET_VARS = {"OPENAI_API_KEY": SECRET, "HOSTILE_TEST_SECRET": "hostile-secret-" + uuid.uuid4().hex}
 
@@ -164,7 +170,8 @@ def tagged(tag: str) -> dict[int, dict]:
 
 
 def nested_namespace_descendants() -> dict[int, str]:
-    """Our descendants that live in a nested PID namespace without being its init: processes a solution started."""
+    """Our descendants that live in a nested PID namespace without being its init, nor the keeper that waits for the
+    init of a deeper one (the sandbox's own processes): processes a solution or its tests started."""
     parents = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -176,18 +183,25 @@ def nested_namespace_descendants() -> dict[int, str]:
     children: dict[int, list[int]] = {}
     for pid, ppid in parents.items():
         children.setdefault(ppid, []).append(pid)
+    def nspid(pid):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return {}, []
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        return fields, fields.get("NSpid", "").split()
+
     out, stack = {}, list(children.get(os.getpid(), []))
     while stack:
         pid = stack.pop()
         stack += children.get(pid, [])
+        fields, ids = nspid(pid)
         try:
-            status = Path(f"/proc/{pid}/status").read_text()
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        nspid = fields.get("NSpid", "").split()
-        if fields.get("State", "").strip()[:1] != "Z" and len(nspid) >= 2 and nspid[-1] != "1":
+        keeper = any(nspid(c)[1][-1:] == ["1"] and len(nspid(c)[1]) > len(ids) for c in children.get(pid, []))
+        if fields.get("State", "").strip()[:1] != "Z" and len(ids) >= 2 and ids[-1] != "1" and not keeper:
             out[pid] = f"{fields.get('Name', '').strip()} {cmdline[:150]}"
     return out
 
@@ -198,7 +212,7 @@ def watched_roots() -> list[tuple[Path, int]]:
     import sys
     import sysconfig
 
-    roots = [(REPO, 99), (Path.home(), 2), (Path("/tmp"), 1), (Path("/"), 1)]
+    roots = [(REPO, 99), (Path.home(), 2), (Path("/tmp"), 1), (Path("/dev/shm"), 1), (Path("/"), 1)]
     for p in {*sys.path, *site.getsitepackages(), sysconfig.get_paths()["stdlib"], os.path.dirname(sys.executable)}:
         if p and os.path.isdir(p):
             roots.append((Path(p), 1))
@@ -251,7 +265,7 @@ def attributable(change: tuple[str, str, int], canaries: list[str]) -> bool:
         path in canaries
         or name.startswith(ARTIFACT_PREFIXES)
         or (kind == "created" and (name in ARTIFACTS or name.endswith(".pth") or re.fullmatch(r"log-\d+\.txt", name)))
-        or (kind != "deleted" and uid == NOBODY)
+        or (kind != "deleted" and (uid == NOBODY or uid in RUN_UIDS))
     )
 
 
@@ -394,28 +408,77 @@ def _run_job(job: tuple) -> dict:
     return run_once(CASES[name], suite, ctx)
 
 
-def skip_reason(case: dict, isolation: str) -> str | None:
-    namespaces = "namespace" in isolation.lower()
-    if case["namespaces_only"] and not namespaces:
-        return f"unsafe for the machine without namespaces; isolation in force: {isolation!r}"
-    if case["needs_isolation"] and not namespaces:
-        return f"only defensible with namespaces; isolation in force: {isolation!r}"
+def skip_reason(case: dict, isolation: str, lacks: dict) -> str | None:
+    """Why a case cannot be run at this level: the level's own sentence about a wall the attack needs."""
+    for wall in case["needs"]:
+        if wall in lacks:
+            return f"{isolation} level: {lacks[wall]}"
     return None
 
 
-@pytest.fixture(scope="module")
-def corpus():
-    """Run the whole corpus once; yield {"cases": {name: record}, ...}; clean up whatever was left."""
+class AbstractListener:
+    """An abstract UNIX socket on this machine's network namespace that records whoever connects."""
+
+    def __init__(self) -> None:
+        self.name = "hostile-listener-" + uuid.uuid4().hex[:12]
+        self.events: list[dict] = []
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind("\0" + self.name)
+        self.sock.listen(16)
+        self.sock.settimeout(0.1)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            conn.settimeout(0.5)
+            try:
+                data = conn.recv(64)
+            except OSError:
+                data = b""
+            conn.close()
+            self.events.append({"at": time.time(), "type": "abstract unix", "from": "", "data": data})
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(2)
+        self.sock.close()
+
+
+@pytest.fixture(scope="module", params=LEVELS)
+def corpus(request):
+    """Run the whole corpus once per level; yield {"cases": {name: record}, ...}; clean up whatever was left."""
+    saved = os.environ.get("SPEC2CODE_ISOLATION")
+    os.environ["SPEC2CODE_ISOLATION"] = request.param
+    try:
+        yield from _corpus()
+    finally:
+        if saved is None:
+            os.environ.pop("SPEC2CODE_ISOLATION", None)
+        else:
+            os.environ["SPEC2CODE_ISOLATION"] = saved
+
+
+def _corpus():
     home, tmp = Path.home(), Path("/tmp")
     token = uuid.uuid4().hex[:8]
     canaries = [str(REPO / f".hostile_canary_{token}"), str(home / f".hostile_canary_{token}"),
                 str(tmp / f"hostile_canary_{token}")]
-    for c in canaries:
-        Path(c).write_text("canary: must survive the corpus\n")
+    for c in list(canaries):
+        try:
+            Path(c).write_text("canary: must survive the corpus\n")
+        except PermissionError:  # a normal user (see test_levels.py) cannot write in the project folder
+            canaries.remove(c)
     canary_state = {c: (Path(c).read_text(), os.stat(c).st_mtime_ns) for c in canaries}
-    listener = Listener()
+    listener, abstract = Listener(), AbstractListener()
     ctx = {"repo": str(REPO), "home": str(home), "tmp": str(tmp), "canaries": canaries,
-           "port": listener.port, "udp_port": listener.udp_port, "protect": ancestors(os.getpid())}
+           "port": listener.port, "udp_port": listener.udp_port, "abstract": abstract.name,
+           "protect": ancestors(os.getpid())}
     report: dict = {"cases": {}, "started": time.time()}
     try:
         warm, exc = call_with_deadline(
@@ -427,10 +490,13 @@ def corpus():
         assert exc is None and isinstance(warm, dict), f"the warm-up run failed: {exc or warm!r}"
         isolation = str(warm.get("isolation"))
         report["isolation"] = isolation
+        report["summary"] = harness.sandbox.isolation_summary()
+        report["label"] = isolation + ("-userns" if report["summary"].startswith("namespaces through") else "")
         report["warmup"] = warm
         before_all = snapshot()
 
-        plan = {name: skip_reason(case, isolation) for name, case in CASES.items()}
+        lacks = harness.sandbox.isolation_lacks()
+        plan = {name: skip_reason(case, isolation, lacks) for name, case in CASES.items()}
         for name, reason in plan.items():
             report["cases"][name] = {"skipped": reason, "runs": {}, "batch": {}, "fs": [], "net": [], "notes": []}
         runnable = [n for n, r in plan.items() if r is None]
@@ -500,7 +566,7 @@ def corpus():
                                   else "changed") for c in canaries}
         tags = {case["tag"]: name for name, case in CASES.items()}
         report["net_unattributed"] = []
-        for event in listener.events:
+        for event in listener.events + abstract.events:
             owner = next((tags[t] for t in tags if t.encode() in event["data"]), None)
             if owner:
                 if event not in report["cases"][owner]["net"]:
@@ -517,6 +583,7 @@ def corpus():
         yield report
     finally:
         listener.close()
+        abstract.close()
         for path in sweep():
             remove(path)
         for c in canaries:
@@ -546,6 +613,8 @@ def result_problems(case: dict, suite: str, run: dict) -> list[str]:
     failed = result.get("failed")
     if not isinstance(failed, list) or [n for n in names if n in failed] != failed:
         problems.append(f"{name}: failed is not a list of test names in definition order: {failed!r}"[:300])
+    elif error is not None and not result.get("passed") and failed != names:
+        problems.append(f"{name}: an error with nothing passed must fail every test, not {failed!r}"[:300])
     if run["elapsed"] > TIMEOUT + MARGIN:
         problems.append(f"{name}: run took {run['elapsed']} s (timeout {TIMEOUT} s + {MARGIN} s margin)")
     dumped = json.dumps(result, default=repr)
@@ -615,19 +684,25 @@ def write_report(report: dict) -> None:
                      "holdout": cell("holdout"), "visible": cell("visible"), "problems": problems,
                      "slow_in_batch": slow, "load": record.get("load")})
     REPORT_DIR.mkdir(exist_ok=True)
-    summary = {k: report.get(k) for k in ("isolation", "controls_s", "parallel_s", "serial_s", "total_s", "fs",
-                                          "sweep", "canaries", "net_unattributed", "ns_leftovers")}
-    (REPORT_DIR / "sandbox-corpus-report.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1,
-                                                               default=repr))
-    lines = [f"isolation: {report.get('isolation')}  timings: controls {report.get('controls_s')} s, parallel "
-             f"{report.get('parallel_s')} s, serial {report.get('serial_s')} s, total {report.get('total_s')} s", "",
+    attacks = [r for r in rows if r["kind"] == "attack"]
+    held = sum(1 for r in attacks if not r["skipped"] and not r["problems"])
+    skipped = sum(1 for r in attacks if r["skipped"])
+    summary = {k: report.get(k) for k in ("isolation", "label", "summary", "controls_s", "parallel_s", "serial_s",
+                                          "total_s", "fs", "sweep", "canaries", "net_unattributed", "ns_leftovers")}
+    summary.update(attacks=len(attacks), held=held, skipped=skipped)
+    name = f"sandbox-corpus-{report.get('label')}"
+    (REPORT_DIR / f"{name}.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1, default=repr))
+    lines = [f"isolation: {report.get('label')} ({report.get('summary')})", "",
+             f"attacks held: {held}/{len(attacks)}, skipped with the level's reason: {skipped}; timings: controls "
+             f"{report.get('controls_s')} s, parallel {report.get('parallel_s')} s, serial {report.get('serial_s')} s, "
+             f"total {report.get('total_s')} s", "",
              "| case | category | held-out | visible | outcome |", "|---|---|---|---|---|"]
     for row in sorted(rows, key=lambda r: (r["kind"] != "control", r["category"] or "", r["name"])):
         outcome = "skipped: " + row["skipped"] if row["skipped"] else ("; ".join(row["problems"]) or "held")
         if row["slow_in_batch"]:
             outcome += f" (slow in the parallel batch: {row['slow_in_batch']} s, load {row['load']}; re-run alone)"
         lines.append(f"| {row['name']} | {row['category']} | {row['holdout']} | {row['visible']} | {outcome[:300]} |")
-    (REPORT_DIR / "sandbox-corpus-report.md").write_text("\n".join(lines) + "\n")
+    (REPORT_DIR / f"{name}.md").write_text("\n".join(lines) + "\n")
 
 
 # --- tests ------------------------------------------------------------------------------------------------------
@@ -650,11 +725,13 @@ def test_the_corpus_is_complete_and_well_formed():
     assert {c["category"] for c in controls} == {"control"}
     assert all(c["visible_green"] is True for c in controls)
     assert len({c["tag"] for c in CASES.values()}) == len(CASES)
+    assert all(set(c["needs"]) <= WALLS for c in CASES.values())
     for case in CASES.values():
         compile(source_for(case, {"repo": "/r", "canaries": [], "protect": [1]}), case["name"], "exec")
     assert names_of_tests(VISIBLE_TESTS) and names_of_tests(harness.HOLDOUT_TESTS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_hostile_case(corpus, name):
     record = corpus["cases"][name]
@@ -664,6 +741,7 @@ def test_hostile_case(corpus, name):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow
 def test_the_corpus_left_nothing_behind(corpus):
     assert corpus["canaries"] and set(corpus["canaries"].values()) == {"intact"}, corpus["canaries"]
     assert corpus["fs"] == [], f"changes outside the working folders: {corpus['fs']}"
@@ -672,11 +750,13 @@ def test_the_corpus_left_nothing_behind(corpus):
     assert corpus["ns_leftovers"] == {}, f"processes started by solutions, alive after the runs: {corpus['ns_leftovers']}"
 
 
+@pytest.mark.slow
 def test_run_still_works_after_the_corpus(corpus):
     after = corpus["after"]
     assert after["exc"] is None and is_green(after["result"]), after
 
 
+@pytest.mark.slow
 def test_the_corpus_runs_in_reasonable_time(corpus):
     # about a minute on a quiet 2-core machine; the bound only catches runs that hang
     assert corpus["total_s"] < 300, corpus["total_s"]

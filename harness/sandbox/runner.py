@@ -1,0 +1,126 @@
+"""Running one test file with pytest inside an already warm process: collect it, run it, record each outcome.
+
+Loaded by the sandbox server by name (never through the `harness` package, which holds the held-out tests).
+"""
+
+from __future__ import annotations
+
+import base64
+import marshal
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from text import cut
+
+MAX_DETAILS = 2000  # characters of failure details kept per test
+
+
+class Recorder:
+    """pytest plugin, registered once in the server: keeps each test's outcome for the report."""
+
+    def __init__(self):
+        self.reset(None)
+
+    def reset(self, emit):
+        self.emit = emit
+        self.outcomes, self.details, self.collect_errors = {}, {}, []
+
+    def pytest_collectreport(self, report):
+        if self.emit and report.failed:
+            self.collect_errors.append(str(report.longrepr))
+
+    def pytest_runtest_logreport(self, report):
+        if not self.emit:
+            return
+        prior = self.outcomes.get(report.nodeid, "passed")
+        if report.failed or report.skipped:
+            outcome = "failed"
+            text = report.longreprtext if report.failed else f"skipped: {report.longrepr}"
+            self.details[report.nodeid] = self.details.get(report.nodeid, "") + cut(text, MAX_DETAILS)
+        else:
+            outcome = "passed" if report.when != "setup" else prior
+        self.outcomes[report.nodeid] = "failed" if prior == "failed" else outcome
+
+
+RECORDER = Recorder()
+
+
+def preload_test_module(compiled, path):
+    """Put the caller's assertion-rewritten code in place as the test module, so pytest need not
+    rewrite it again. If it fails to load, pytest imports the file itself and reports why."""
+
+    def with_filename(code):
+        consts = tuple(with_filename(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+        return code.replace(co_filename=path, co_consts=consts)
+
+    name = os.path.splitext(os.path.basename(path))[0]
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    try:
+        exec(with_filename(marshal.loads(base64.b64decode(compiled))), module.__dict__)
+    except BaseException:  # noqa: BLE001
+        del sys.modules[name]
+
+
+def collect_file(session, path):
+    """Collect the tests of one file, without pytest walking the folders around it."""
+    try:
+        module = pytest.Module.from_parent(session, path=Path(path))
+        return [item for item in session.genitems(module) if isinstance(item, pytest.Item)]
+    except BaseException as e:  # noqa: BLE001 - a test file may raise anything at import
+        RECORDER.collect_errors.append(f"{type(e).__name__}: {_safe_str(e)}")
+        return []
+
+
+def run_items(items, after=lambda item: None):
+    """Run the tests through pytest's own protocol (setup, call, teardown, fixtures), calling `after` for each."""
+    for i, item in enumerate(items):
+        item.config.hook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
+        after(item)
+
+
+def warm_pytest(session, folder):
+    """Collect and run a throwaway test file here, so the pages a run touches are already ours."""
+    os.makedirs(folder)
+    path = os.path.join(folder, "test_warmup.py")
+    with open(path, "w") as f:
+        f.write(WARM_UP_TESTS)
+    run_items(collect_file(session, path))
+    RECORDER.reset(None)
+    sys.modules.pop("test_warmup", None)
+
+
+def first_line_of_collect_error(text):
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.startswith("E "):
+            return "the tests could not be loaded: " + line[1:].strip()[:300]
+    return "the tests could not be loaded: " + (lines[-1][:300] if lines else "unknown error")
+
+
+def _safe_str(exc):
+    try:
+        return cut(str(exc), MAX_DETAILS)
+    except BaseException:  # noqa: BLE001
+        return "(message could not be shown)"
+
+
+WARM_UP_TESTS = '''
+import pytest
+def f(x): return x
+@pytest.fixture
+def value(): return 3
+@pytest.mark.parametrize("n", [1, 2])
+def test_param(n, value): assert n < value
+def test_raises():
+    with pytest.raises(ValueError, match="x"): raise ValueError("x")
+def test_approx(): assert 0.1 + 0.2 == pytest.approx(0.3)
+def test_fails(): assert f([1, "a"]) == [1, "b"], "message"
+def test_fails_str(): assert f("abc\\ndef") == "abd\\ndef"
+class TestClass:
+    def test_in_class(self): assert f({"a": 1}) == {"a": 2}
+'''

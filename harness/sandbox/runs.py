@@ -1,0 +1,164 @@
+"""What one run holds on the machine (users, cgroup, folders, processes) and how all of it is given back.
+
+The sandbox server makes a `Run` before it forks the run's test process, and ends it when the caller is done:
+`stop` kills every process of the run (before the caller is answered), `release` removes the rest. Neither raises:
+a step that fails is skipped, and the next steps still run. Loaded by the sandbox server by name.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import time
+
+import cgroups
+import slots
+import tidy
+
+
+class Machine:
+    """What the server found it may use for runs: per-run users (`lock_folder`), per-run cgroups, a base folder."""
+
+    def __init__(self, ladder, base_dir):
+        self.ladder, self.base_dir = ladder, base_dir
+        self.root = os.geteuid() == 0 and ladder.level in ("namespaces", "user")
+        self.lock_folder = slots.lock_folder() if self.root else None
+        self.cgroups, why = cgroups.detect(f"spec2code-probe-{os.getpid()}")
+        self.notes = []
+        if self.root and not self.lock_folder:
+            self.notes.append("no private folder for run locks, so runs share one user (nobody)")
+        if why:
+            self.notes.append(f"no per-run cgroup: {why}" if not self.cgroups else why)
+        self.held = []  # the slots of the runs in progress
+
+    def new_run(self, number: int) -> Run:
+        """A run's users, cgroup and folders. Raises OSError if it cannot have them."""
+        folder = os.path.join(self.base_dir, f"run-{number}")
+        slot = None
+        if self.lock_folder:
+            slot = slots.acquire(self.lock_folder)
+            if slot is None:
+                raise OSError(f"all {slots.SLOTS} run slots are taken")
+            self.held.append(slot)
+        run = Run(self, number, folder, slot)
+        if self.cgroups:
+            name = f"spec2code-{slot.number}" if slot else f"spec2code-{os.getpid()}-{number}"
+            try:
+                run.cgroups = self.cgroups.create(name)
+            except OSError:
+                run.cgroups = []
+        os.makedirs(folder)
+        if self.ladder.level != "namespaces":  # elsewhere each side's folder lives in its own tmpfs
+            for path, owner in ((run.tests_dir, run.tests_uid), (run.solution_dir, run.solution_uid)):
+                os.makedirs(path, mode=0o700)
+                os.chown(path, owner, owner)
+        return run
+
+
+class Run:
+    """One run: its folder, its slot (users) if any, its cgroups, and the pid of its first process."""
+
+    def __init__(self, machine: Machine, number: int, folder: str, slot):
+        self.machine, self.number, self.folder, self.slot = machine, number, folder, slot
+        self.cgroups: list[str] = []
+        self.pid = None
+        self.ended = self.scrubbed = False  # whether its first process was reaped; whether nothing of it is left
+        self.tests_dir = os.path.join(folder, "tests")
+        self.solution_dir = os.path.join(folder, "solution")
+        if slot:
+            self.tests_uid, self.solution_uid = slot.tests, slot.solution
+        elif machine.root:
+            self.tests_uid = self.solution_uid = 65534
+        else:
+            self.tests_uid = self.solution_uid = os.getuid()
+
+    def forget_others(self) -> None:
+        """In the run's first process: drop the other runs' slot locks it inherited from the server."""
+        slots.forget([s for s in self.machine.held if s is not self.slot])
+
+    def stop(self, reap) -> None:
+        """Kill every process of the run; return once they are gone and reaped (`reap` reaps the server's orphans).
+        Never raises."""
+        pid = self.pid
+        steps = (lambda: _kill_tree(pid), lambda: setattr(self, "ended", _wait(pid)), lambda: cgroups.kill(self.cgroups),
+                 reap, self._kill_users, reap)
+        for step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - the next steps still run
+                pass
+
+    def _kill_users(self):
+        """Without namespaces: kill what the run's users still run, and remove what they left in the machine's
+        shared folders and System V IPC, before the caller (or the next run) can see it. (With namespaces, the end of
+        the run's PID namespace has killed everything, and nothing else was the machine's to touch.)"""
+        if self.slot and self.machine.ladder.level != "namespaces":
+            # No process leaves its cgroup: once the run's cgroup is empty, its users run nothing more.
+            slots.scrub(self.slot, processes=not (self.cgroups and cgroups.empty(self.cgroups)))
+            self.scrubbed = True
+        else:
+            self.scrubbed = self.ended
+
+    def release(self) -> None:
+        """Remove the run's cgroups and folder, scrub and free its slot. Never raises."""
+        steps = [lambda: cgroups.remove(self.cgroups), lambda: tidy.remove_tree(self.folder)]
+        if self.slot:  # scrubbed in stop() where the run could touch the machine; with namespaces, nothing to scrub
+            steps.append(lambda: slots.release(self.slot, scrubbed=self.scrubbed))
+            steps.append(lambda: self.machine.held.remove(self.slot))
+        for step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL the run's first process, its children (the test process, first of its PID namespace, whose death
+    ends the namespace) and its process group."""
+    targets = _children(pid) + [pid]
+    for target in targets:
+        for who in (target, -target):
+            try:
+                os.kill(who, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _wait(pid: int, patience: float = 10.0) -> bool:
+    """Reap the run's first process, waiting for it to end (at most `patience` seconds); True once reaped."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    if pidfd is not None:  # woken the moment it ends, instead of polling
+        try:
+            select.select([pidfd], [], [], patience)
+        finally:
+            os.close(pidfd)
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return True
+        if done:
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found += [int(p) for p in f.read().split()]
+    except (OSError, ValueError):
+        pass
+    return found
+
+
+def children() -> list[int]:
+    """This process's own children."""
+    return _children(os.getpid())

@@ -1,0 +1,104 @@
+"""Removing what a run leaves on disk, in a way that cannot fail: however deep the tree, whatever its modes.
+
+A hostile test can make a folder tree far deeper than recursion allows, or folders no one may enter; removing it
+must still succeed, and must never raise into the sandbox server. Loaded by the sandbox server by name.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def remove_tree(path: str) -> bool:
+    """Delete `path` and everything under it, never following a symlink; True if it is gone. Never raises.
+
+    Walks down one folder at a time, holding one descriptor and the names of the folders above (not one
+    descriptor or one stack frame per level), so its depth is bounded only by memory."""
+    try:
+        return _remove(path)
+    except Exception:  # noqa: BLE001 - clean-up must not fail; what is left is reported by the return value
+        return not os.path.lexists(path)
+
+
+def _remove(path: str) -> bool:
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            os.unlink(path)
+            return True
+    except FileNotFoundError:
+        return True
+    fd = _open_dir(None, path)
+    if fd is None:
+        return False
+    names: list[str] = []  # the folders between `path` and where we are
+    stuck: set[int] = set()  # inodes of folders that could not be removed: not entered again
+    while True:
+        below = None
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.stat(follow_symlinks=False).st_ino not in stuck:
+                        below = entry
+                        break
+                else:
+                    _retry(os.unlink, entry.name, fd)
+        if below is not None:
+            child = _open_dir(fd, below.name)
+            if child is None:
+                stuck.add(below.stat(follow_symlinks=False).st_ino)
+            else:
+                os.close(fd)
+                fd = child
+                names.append(below.name)
+            continue
+        if not names:
+            os.close(fd)
+            _quietly(os.rmdir, path)
+            return not os.path.lexists(path)
+        inode = os.fstat(fd).st_ino
+        parent = os.open("..", _DIR, dir_fd=fd)
+        os.close(fd)
+        fd = parent
+        name = names.pop()
+        if not _retry(os.rmdir, name, fd):
+            stuck.add(inode)
+
+
+def _open_dir(dir_fd, name):
+    """A descriptor of the folder, made enterable if its modes forbid it; None if it cannot be had."""
+    for attempt in (1, 2):
+        try:
+            return os.open(name, _DIR, dir_fd=dir_fd)
+        except PermissionError:
+            if attempt == 2:
+                return None
+            _quietly(os.chmod, name, 0o700, dir_fd=dir_fd)
+        except OSError:
+            return None
+    return None
+
+
+def _retry(remove, name, dir_fd) -> bool:
+    """remove(name) in the folder `dir_fd`, making the folder writable first if its modes forbid it."""
+    for attempt in (1, 2):
+        try:
+            remove(name, dir_fd=dir_fd)
+            return True
+        except PermissionError:
+            if attempt == 1:
+                _quietly(os.fchmod, dir_fd, 0o700)
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+    return False
+
+
+def _quietly(fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except OSError:
+        pass

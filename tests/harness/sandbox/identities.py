@@ -1,0 +1,143 @@
+"""Other identities to run sandbox code as: a normal user the set-up creates, and root with Docker's default walls.
+
+Docker's default: only Docker's 14 capabilities (CAP_SYS_ADMIN among those dropped, with capsh), and its seccomp
+profile's refusal of new namespaces (unshare, setns, clone with namespace flags), which this helper installs itself.
+Both need root. Each identity needs a Python every user can run: this one if its folders are readable by all,
+else the system's Python of the same version, in a small virtual environment that points at this one's packages.
+"""
+
+from __future__ import annotations
+
+import atexit
+import errno
+import functools
+import os
+import platform
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]  # the project folder (this file also runs as a script)
+
+USER = "spec2code-test"
+DOCKER_CAPS = {
+    "chown", "dac_override", "fsetid", "fowner", "mknod", "net_raw", "setgid", "setuid", "setfcap", "setpcap",
+    "net_bind_service", "sys_chroot", "kill", "audit_write",
+}
+SANDBOX = ROOT / "harness" / "sandbox"
+
+
+def need_root() -> str | None:
+    """None if these identities can be had here, else why not."""
+    if not sys.platform.startswith("linux"):
+        return "Linux only"
+    if os.geteuid() != 0:
+        return "needs root, to create a user or drop capabilities"
+    for tool, package in (("capsh", "libcap2-bin"), ("setpriv", "util-linux"), ("useradd", "passwd")):
+        if not shutil.which(tool):
+            return f"needs {tool} (Debian package {package})"
+    return None
+
+
+def _readable_by_all(path: str) -> bool:
+    path = os.path.realpath(path)
+    while True:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            return False
+        if not mode & (stat.S_IXOTH if stat.S_ISDIR(mode) else stat.S_IROTH):
+            return False
+        if path == "/":
+            return True
+        path = os.path.dirname(path)
+
+
+@functools.lru_cache(maxsize=1)
+def python() -> str | None:
+    """A Python every user can run, with this environment's packages (pytest, the lab); None if there is none."""
+    if _readable_by_all(sys.executable) and _readable_by_all(os.path.dirname(os.__file__)):
+        return sys.executable
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    system = shutil.which(version, path="/usr/bin:/usr/local/bin:/bin")
+    if not system or not _readable_by_all(system):
+        return None
+    venv = tempfile.mkdtemp(prefix="spec2code-test-python-")
+    atexit.register(shutil.rmtree, venv, ignore_errors=True)  # made once per test session, gone with it
+    subprocess.run([system, "-m", "venv", "--without-pip", venv], check=True, capture_output=True)
+    site = subprocess.run([f"{venv}/bin/python", "-c", "import site; print(site.getsitepackages()[0])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    ours = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+    with open(os.path.join(site, "spec2code-test.pth"), "w") as f:
+        f.write("\n".join([*ours, str(ROOT)]) + "\n")
+    subprocess.run(["chmod", "-R", "a+rX", venv], check=True)
+    return f"{venv}/bin/python"
+
+
+def normal_user() -> int:
+    """The uid of a normal user made for these tests (created once)."""
+    try:
+        return int(subprocess.run(["id", "-u", USER], capture_output=True, text=True, check=True).stdout)
+    except subprocess.CalledProcessError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+                       check=True, capture_output=True)
+        return int(subprocess.run(["id", "-u", USER], capture_output=True, text=True, check=True).stdout)
+
+
+def as_normal_user(argv: list[str]) -> list[str]:
+    uid = normal_user()
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *argv]
+
+
+def as_docker_default(argv: list[str], *, refuse_namespaces: bool = True) -> list[str]:
+    """Root with only Docker's default capabilities and (unless told otherwise) namespaces refused, as Docker does."""
+    out = subprocess.run(["capsh", "--print"], capture_output=True, text=True, check=True).stdout
+    bounding = next(line for line in out.splitlines() if line.startswith("Bounding set")).split("=", 1)[1]
+    drop = [cap for cap in bounding.split(",") if cap.removeprefix("cap_") not in DOCKER_CAPS]
+    inner = ["capsh", f"--drop={','.join(drop)}", "--", "-c", shlex.join(argv)]
+    if refuse_namespaces:
+        return [sys.executable, __file__, "--refuse-namespaces", *inner]
+    return inner
+
+
+def run(command: list[str], *, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
+    environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=environment)
+
+
+def _refuse_namespaces_then_exec(argv: list[str]) -> None:
+    """Install Docker's refusal of new namespaces (its seccomp profile, for a process without CAP_SYS_ADMIN), then
+    become `argv`. Built from the sandbox's own seccomp module, read by path."""
+    import ctypes
+    import importlib.util
+    import struct
+
+    spec = importlib.util.spec_from_file_location("seccomp", SANDBOX / "seccomp.py")
+    sc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sc)
+    arch, nr = sc.ARCHES[platform.machine()]
+    deny, enosys = sc.RET_ERRNO | errno.EPERM, sc.RET_ERRNO | errno.ENOSYS
+    rules = [(sc.LD, 0, 0, 0)]
+    for name, action in (("unshare", deny), ("setns", deny), ("clone3", enosys)):
+        rules += [(sc.JEQ, 0, 1, nr[name]), (sc.RET, 0, 0, action)]
+    rules += [(sc.JEQ, 0, 3, nr["clone"]), (sc.LD, 0, 0, 16), (sc.JSET, 0, 1, sc.NAMESPACE_FLAGS),
+              (sc.RET, 0, 0, deny), (sc.RET, 0, 0, sc.RET_ALLOW)]
+    data = b"".join(struct.pack("HBBI", *rule) for rule in rules)
+    buffer = ctypes.create_string_buffer(data, len(data))
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    prog = Program(len(rules), ctypes.addressof(buffer))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(sc.PR_SET_SECCOMP, ctypes.c_ulong(sc.SECCOMP_MODE_FILTER), ctypes.byref(prog), 0, 0) != 0:
+        sys.exit(f"seccomp: {os.strerror(ctypes.get_errno())}")
+    os.execvp(argv[0], argv)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--refuse-namespaces"]:
+    _refuse_namespaces_then_exec(sys.argv[2:])

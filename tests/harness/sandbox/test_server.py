@@ -1,0 +1,92 @@
+"""The sandbox server cleans up on every exit path: Ctrl-C at the caller's terminal, a dying caller, hostile trees."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import harness
+from harness.sandbox import caller
+from tests.paths import ROOT
+
+ADD = "def add(a, b):\n    return a + b\n"
+TEST_ADD = "def test_it():\n    assert add(1, 2) == 3\n"
+
+# A caller that starts a run of a solution that sleeps, says where its server keeps its folder, then waits.
+CALLER = f"""
+import json, sys, threading, time
+sys.path.insert(0, {str(ROOT)!r})
+import harness
+from harness.sandbox import caller
+harness.run({ADD!r}, {TEST_ADD!r})
+print(json.dumps({{"folder": caller._SERVER.hello["folder"], "server": caller._SERVER.proc.pid}}), flush=True)
+harness.run("import time\\ndef add(a, b):\\n    time.sleep(60)\\n", {TEST_ADD!r}, timeout=60)
+"""
+
+
+def gone(pid: int, folder: str, patience: float = 60.0) -> bool:
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+            alive = open(f"/proc/{pid}/stat").read().split()[2] != "Z"
+        except OSError:
+            alive = False
+        if not alive and not os.path.exists(folder):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "killed"])
+def test_the_server_removes_its_folder_when_its_caller_is_interrupted_or_dies(how):
+    # Ctrl-C at a terminal sends SIGINT to the whole foreground process group: the caller's.
+    proc = subprocess.Popen([sys.executable, "-c", CALLER], stdout=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        facts = json.loads(proc.stdout.readline())
+        time.sleep(1.0)  # the sleeping run is under way
+        os.killpg(proc.pid, how)
+        proc.wait(90)  # generous: a loaded machine (two test suites at once) is slow
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert gone(facts["server"], facts["folder"]), f"{facts} left behind"
+
+
+def test_a_deep_folder_tree_made_by_hostile_tests_is_removed(monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")  # the tests' folder is then on the machine's disk
+    tests = (
+        "import os\n"
+        "def test_it():\n"
+        "    fd = os.open('.', os.O_RDONLY)\n"
+        "    for _ in range(5000):\n"
+        "        os.mkdir('d', dir_fd=fd)\n"
+        "        below = os.open('d', os.O_RDONLY, dir_fd=fd)\n"
+        "        os.close(fd)\n"
+        "        fd = below\n"
+        "    os.fchmod(fd, 0)\n"
+        "    assert add(1, 2) == 3\n"
+    )
+    harness.run(ADD, TEST_ADD)
+    folder = caller._SERVER.hello["folder"]
+    spare = {name for name in os.listdir(folder) if name.startswith("run-")}  # the folder the next run uses
+    result = harness.run(ADD, tests, timeout=60)
+    assert result["passed"] == 1, result
+    assert harness.run(ADD, TEST_ADD)["passed"] == 1  # served once the tree is gone: the server is one loop
+    assert spare.isdisjoint(os.listdir(folder))
+
+
+def test_a_server_that_dies_is_replaced_and_the_run_says_so():
+    harness.run(ADD, TEST_ADD)
+    old = caller._SERVER.proc.pid
+    os.kill(old, signal.SIGKILL)
+    caller._SERVER.proc.wait()
+    result = harness.run(ADD, TEST_ADD)
+    assert result["passed"] == 1 and caller._SERVER.proc.pid != old
