@@ -1,5 +1,9 @@
 """Small helpers several test files share."""
 
+import atexit
+import functools
+import shutil
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -7,5 +11,56 @@ from pathlib import Path
 def write_agent(folder: Path, source: str, name: str = "agent.py") -> Path:
     """An agent file in `folder` holding `source` (dedented), as a learner would save it."""
     path = Path(folder) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(source), encoding="utf-8")
     return path
+
+
+def self_contained(agent: Path, folder: Path) -> Path:
+    """A copy of a fixture agent, in `folder`, that runs where the grader's child runs: without the project in
+    view. Its `from solutions.agent import a, b` line becomes the reference's source of a and b (with the imports
+    and private helpers they use), so the copy still keeps only its one mistake visible."""
+    lines = [_reference_source_of(line) if line.startswith("from solutions.agent import") else line
+             for line in Path(agent).read_text(encoding="utf-8").splitlines(keepends=True)]
+    copy = Path(folder) / Path(agent).name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_text("".join(lines), encoding="utf-8")
+    return copy
+
+
+def _reference_source_of(line: str) -> str:
+    import ast
+
+    from tests.paths import REFERENCE_AGENT
+
+    names = [n.strip() for n in line.split("import", 1)[1].split("#")[0].split(",")]
+    source = REFERENCE_AGENT.read_text(encoding="utf-8")
+    tree, text = ast.parse(source), source.splitlines(keepends=True)
+    defined = {getattr(node, "name", None) or node.targets[0].id: node for node in tree.body
+               if isinstance(node, (ast.FunctionDef, ast.Assign))}
+    wanted = [n for n in names if n in defined]
+    helpers, todo = [], list(wanted)
+    while todo:  # the private helpers the wanted functions use, and the ones those use
+        used = {n.id for n in ast.walk(defined[todo.pop()]) if isinstance(n, ast.Name)}
+        for name in sorted(used):
+            if name.startswith("_") and name in defined and name not in helpers and name not in wanted:
+                helpers.append(name)
+                todo.append(name)
+    helpers.sort(key=lambda name: defined[name].lineno)
+    imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    pieces = ["".join(text[node.lineno - 1 : node.end_lineno]) for node in imports]
+    pieces += ["".join(text[defined[n].lineno - 1 : defined[n].end_lineno]) for n in helpers + wanted]
+    return "\n".join(pieces) + "\n"
+
+
+@functools.lru_cache(maxsize=1)
+def contained_corpus() -> Path:
+    """The fixture agents (agents/wrong, correct, forging, special), each made `self_contained`, in a folder of the
+    same layout that lasts as long as the test session."""
+    from tests.paths import AGENTS
+
+    folder = Path(tempfile.mkdtemp(prefix="spec2code-agents-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for path in AGENTS.glob("*/*.py"):
+        self_contained(path, folder / path.parent.name)
+    return folder

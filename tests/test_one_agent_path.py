@@ -9,7 +9,7 @@ import pytest
 
 from tests.paths import ROOT
 
-AGENT = "tests/agents/wrong/keeps_python_tag.py"  # relative to the project folder, as the README says
+AGENT = "tests/agents/forging/lookup_tables.py"  # relative to the project folder, as the README says
 
 
 def run(argv, cwd):

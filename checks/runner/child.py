@@ -16,9 +16,10 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
     sys.path.insert(0, root)
     try:
         import harness
-        from checks.runner import wire
         from harness.files import decode_source
         from harness.sandbox import walls
+
+        wire = _beside("wire")  # by path: the rest of the checks package is not this process's to see
     except BaseException:  # noqa: BLE001 - nothing to speak with: the parent reads the exit status
         os._exit(LAB_BROKEN)
     walls.die_with_parent()
@@ -77,6 +78,15 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
             link.send({"id": current["id"], "return": wire.encode(value, _by_type)})
         except BaseException as exc:  # noqa: BLE001 - an exit() or a too-large value is a result like any other
             link.send({"id": current["id"], "raised": wire.describe(exc, agent, request.get("call"))})
+
+
+def _beside(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"agent_runner_{name}", os.path.join(os.path.dirname(__file__), f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _by_type(value, why):

@@ -3,11 +3,15 @@ deadline, keeps what the child printed (when asked to), and stops it with everyt
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,37 +22,91 @@ from .outcomes import Crashed, TimedOut
 
 HERE = Path(__file__).resolve().parent
 MAX_PRINTED = 20_000  # characters of what the child printed that are kept
+STATUS_WAIT = 30.0  # seconds the walls may take to go up on a busy machine
+
+
+def _take_slot():
+    """A user of the sandbox's reserved range for this child, when the lab runs as root; None otherwise."""
+    from harness.sandbox import slots
+
+    if os.geteuid() != 0:
+        return None
+    folder = slots.lock_folder()
+    return slots.acquire(folder) if folder else None
+
+
+@functools.lru_cache(maxsize=4)
+def ladder(asked: str):
+    """The walls this machine gives an agent's child, up to `asked`: the sandbox's ladder, probed once a process."""
+    from harness.sandbox import walls
+
+    return walls.choose(asked)
+
+
+class WallsFailed(Exception):
+    """The agent's child could not be walled in, so it was not run; the message says why."""
 
 
 class ChildLink:
-    """One running child: `python -I start.py AGENT -- python -I child.py ...`, in a process group of its own."""
+    """One running child: `python -I start.py ... -- python -I child.py ...`, in a process group of its own, behind
+    the strongest walls the machine gives (`isolation` says which), with a user of its own when the lab is root."""
 
-    def __init__(self, agent: Path, env: dict, *, show_output: bool):
+    def __init__(self, agent: Path, env: dict, *, show_output: bool, isolation: str = "auto"):
         self.printed = ""
         self._reader = wire.FrameReader(wire.MAX_MESSAGE)
         self._pending: list = []
+        self._proc = self._slot = None
+        self._request = self._reply = self._output = None
+        chosen = ladder(isolation)
+        self._slot = _take_slot() if chosen.level != "process" else None
+        uid = self._slot.solution if self._slot else os.getuid()
+        self._mountpoint = tempfile.mkdtemp(prefix="spec2code-agent-")
+        status_read, status_write = os.pipe()
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
-        self._output = output_write = None
+        output_write = None
         if show_output:
             self._output, output_write = os.pipe()
         child = [sys.executable, "-I", str(HERE / "child.py"), str(PROJECT_ROOT), str(agent),
                  str(request_read), str(reply_write)] + (["--show-output"] if show_output else [])
+        start = [sys.executable, "-I", str(HERE / "start.py"), str(status_write), chosen.level, chosen.via or "-",
+                 str(uid), self._mountpoint, str(agent), "--", *child]
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-I", str(HERE / "start.py"), str(agent), "--", *child],
+                start,
                 stdin=subprocess.DEVNULL,
                 stdout=output_write if show_output else subprocess.DEVNULL,
                 stderr=output_write if show_output else subprocess.DEVNULL,
-                pass_fds=(request_read, reply_write),
+                pass_fds=(status_write, request_read, reply_write),
                 start_new_session=True,  # its own process group, so a stop ends whatever it started
                 cwd=PROJECT_ROOT,
                 env=env,
             )
         finally:
-            for fd in (request_read, reply_write, output_write):
+            for fd in (status_write, request_read, reply_write, output_write):
                 if fd is not None:
                     os.close(fd)
+        self.isolation = self._read_status(status_read)
+
+    def _read_status(self, fd: int) -> dict:
+        """What start.py reached, before the agent's code runs; WallsFailed (the child stopped) if it could not."""
+        data = b""
+        with os.fdopen(fd, "rb") as status:
+            while not data.endswith(b"\n"):
+                ready, _, _ = select.select([status], [], [], STATUS_WAIT)
+                chunk = os.read(fd, 4096) if ready else b""
+                if not chunk:
+                    break
+                data += chunk
+        try:
+            reached = json.loads(data)
+        except ValueError:
+            reached = {"failed": "it stopped before it said" if data == b"" else "it said something else"}
+        if not isinstance(reached, dict) or "failed" in reached or "level" not in reached:
+            self.stop()
+            why = reached.get("failed") if isinstance(reached, dict) else None
+            raise WallsFailed(f"the agent's process could not be walled in ({why}), so it was not run")
+        return reached
 
     def send(self, message: dict) -> None:
         view = memoryview(wire.frame(message))
@@ -91,12 +149,22 @@ class ChildLink:
                 self.printed += chunk.decode("utf-8", "replace")[:room]
 
     def stop(self) -> None:
-        """Kill the child and everything it started, and close the lab's ends."""
-        try:
-            os.killpg(self._proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self._proc.wait()
+        """Kill the child and everything it started (with a user of its own: every process of that user, daemons
+        that left its process group included), and close the lab's ends. Never raises."""
+        if self._proc is not None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self._proc.wait()
+        if self._slot is not None:
+            from harness.sandbox import slots
+
+            try:
+                slots.scrub(self._slot)
+            finally:
+                slots.release(self._slot)
+                self._slot = None
         self.drain_output()
         for fd in (self._request, self._reply, self._output):
             if fd is not None:
@@ -104,9 +172,14 @@ class ChildLink:
                     os.close(fd)
                 except OSError:
                     pass
-        self._output = None
+        self._request = self._reply = self._output = None
+        if self._mountpoint:
+            shutil.rmtree(self._mountpoint, ignore_errors=True)
+            self._mountpoint = ""
 
     def _ended(self) -> tuple[str, int | None]:
+        if self._proc is None:
+            return "agent.py's process was stopped", None
         try:
             code = self._proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:

@@ -12,18 +12,20 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from harness import settings
 from harness.errors import LabError, NotPythonSource
 from harness.files import read_source
 
 from . import wire
 from .lab_model import LabModel
-from .link import ChildLink
+from .link import ChildLink, WallsFailed
 from .outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .wire import Opaque, Unsendable
 
 __all__ = ["Agent", "AgentError", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut", "Unsendable"]
 
 LOAD_LIMIT = 10.0  # seconds agent.py may take to import
+MAX_AGENT_BYTES = 1 << 20  # an agent file larger than this is refused before anything reads it
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
 MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
 MAX_ASKS = 50  # prompts one call may send to the lab's model; likewise
@@ -46,6 +48,7 @@ class Agent:
         self.source: str | None = None
         self.printed = ""
         self.served: list[dict] = []  # the runs answered during the last call: {"solution", "tests", "result"}
+        self.isolation: dict = {}  # the walls the child got: {"level", "via", "lacks", "notes"} (see the sandbox)
         self._link: ChildLink | None = None
         self._next_id = 0
         self._load_error: LoadFailed | None = None
@@ -68,13 +71,22 @@ class Agent:
         name = self.path.name
         if not self.path.is_file():
             raise LoadFailed(f"There is no agent file at {self.path}.", "check the path given to --agent.")
+        size = self.path.stat().st_size
+        if size > MAX_AGENT_BYTES:
+            raise LoadFailed(f"{name} is {size / 2**20:.1f} MB; the lab reads agent files up to "
+                             f"{MAX_AGENT_BYTES >> 20} MB.", "hand in only the agent's code: five functions and their helpers")
         try:
             self.source = read_source(self.path)
         except NotPythonSource as exc:
             raise LoadFailed(str(exc), "save agent.py as plain Python source (UTF-8), then hand it in again") from None
         except OSError as exc:
             raise LoadFailed(f"{name} cannot be read: {exc.strerror or exc}.", "check the file's permissions") from None
-        self._link = ChildLink(self.path, self._environment(), show_output=self.show_output)
+        try:
+            self._link = ChildLink(self.path, self._environment(), show_output=self.show_output,
+                                   isolation=settings.get("SPEC2CODE_ISOLATION"))
+        except WallsFailed as exc:
+            raise LoadFailed(f"{exc}.", _LAB_BUG) from None
+        self.isolation = self._link.isolation
         try:
             message = self._link.receive(time.monotonic() + LOAD_LIMIT)
         except TimedOut:

@@ -1,18 +1,28 @@
-"""Start an agent's child behind walls: no network, user nobody, a read-only view of the lab and the agent.
+"""Start an agent's child behind the strongest walls this machine allows (the sandbox's ladder), then become it.
 
-Run as `python -I start.py AGENT -- python -I child.py ... AGENT ...` by parent.py. Where walls can be had (Linux,
-as root) it puts them up and then becomes the child with exec; elsewhere it becomes the child as it is. Either way the grade is decided in the parent from what crosses the pipes; the walls keep a hostile
-submission from changing the grader's files, signalling it, or reaching the network while it is graded.
+Run by link.py as `python -I start.py STATUS_FD LEVEL VIA UID MOUNTPOINT AGENT -- python -I child.py ...`. It puts
+the walls up (LEVEL and VIA are what the sandbox's ladder chose for this machine; UID is the child's own user, from
+the sandbox's reserved range, when the lab runs as root), says on the status pipe which level it reached, and execs
+the child. Any failure while putting up walls ends it there, before the agent's code is read: it fails closed.
+
+What the child sees at the namespaces level: the Python runtime, the lab's harness/ and this folder (read-only), the
+agent file itself (read-only), an empty /work and /tmp; no project tree (no reference agent, no class folder), no
+network, no other process.
 """
 
+import importlib.util
+import json
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the project folder
-WALLS_DIR = "/tmp/spec2code-walls"  # an empty mount point; the walled view lives only in the child's namespace
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))  # the project folder (or site-packages, when the lab is installed)
+WALLS_FAILED = 71  # exit status: the walls could not be put up, so the agent was not run
+LIMITS = {"cpu_seconds": 600, "file_bytes": 64 << 20, "processes": 256, "files": 256}
+MEMORY = 2 << 30  # bytes of address space the child may add to what it maps when it starts
 
 
-def _isolation():
+def walls_module():
     sys.path.insert(0, os.path.join(ROOT, "harness", "sandbox"))
     try:
         import walls
@@ -21,41 +31,50 @@ def _isolation():
     return walls
 
 
-def put_up_walls(agent: str) -> str | None:
-    """Wall this process in, with a copy of the agent file in its working folder /work.
+def hidden_packages(agent: str) -> list[str]:
+    """The lab's own packages that the runtime's folders hold when the lab is installed (not a source tree): the
+    reference agent and the learner's side are not the child's to read (unless the agent graded is in one)."""
+    found = []
+    for name in ("solutions", "lab"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            found += [os.path.realpath(p) for p in spec.submodule_search_locations]
+    return [folder for folder in found if not os.path.realpath(agent).startswith(folder + os.sep)]
 
-    Return None, or why it could not be done."""
-    isolation = _isolation()
-    reason = isolation.namespaces_available()
-    if reason:
-        return reason
-    try:
-        os.makedirs(WALLS_DIR, mode=0o755, exist_ok=True)
-        if not isolation.enter_network_void():
-            return "could not make a network namespace"
-        with open(agent, "rb") as f:
-            source = f.read()
-        readonly = [os.path.realpath(sys.prefix), ROOT]
-        isolation.enter_minimal_root(WALLS_DIR, isolation.NOBODY, isolation.NOBODY, readonly=readonly, proc=False)
-        with open(os.path.join("/work", os.path.basename(agent)), "wb") as f:
-            f.write(source)
-        isolation.limit_resources(
-            cpu_seconds=600, memory_bytes=isolation.current_address_space() + (2 << 30),
-            file_bytes=64 << 20, processes=256, files=256,
-        )
-        isolation.drop_privileges(isolation.NOBODY, isolation.NOBODY)
-    except OSError as exc:
-        return f"walls failed: {exc}"
-    isolation.die_with_parent()
-    return None
+
+def put_up(walls, level: str, via: str, uid: int, mountpoint: str, agent: str) -> dict:
+    ladder = walls.Ladder(level, via)
+    walls.begin(ladder, uid, uid)  # at the namespaces level, the rest happens in the first process of a new one
+    limits = None
+    if level != "process":  # a per-process limit only binds where the child has a user of its own
+        limits = dict(LIMITS, memory_bytes=walls.current_address_space() + MEMORY)
+    ladder.notes += walls.finish(
+        ladder, uid, uid, mountpoint=mountpoint, workdir="/work" if level == "namespaces" else mountpoint,
+        readonly=[os.path.realpath(sys.prefix), os.path.join(ROOT, "harness"), HERE, os.path.realpath(agent)],
+        hidden=hidden_packages(agent), limits=limits,
+    )
+    return ladder.describe()
 
 
 def main(argv: list[str]) -> None:
-    agent, rest = argv[0], argv[argv.index("--") + 1 :]
-    if put_up_walls(agent) is None:
-        walled = os.path.join("/work", os.path.basename(agent))
-        rest = [walled if arg == agent else arg for arg in rest]
-    os.execv(rest[0], rest)
+    status_fd, level, via, uid, mountpoint, agent = argv[:6]
+    command = argv[argv.index("--") + 1 :]
+    status = int(status_fd)
+    try:
+        reached = put_up(walls_module(), level, via, int(uid), mountpoint, agent)
+    except BaseException as exc:  # noqa: BLE001 - any failure: the agent is not run (fail closed)
+        _say(status, {"failed": f"{type(exc).__name__}: {exc}"[:300]})
+        os._exit(WALLS_FAILED)
+    _say(status, reached)
+    os.close(status)
+    os.execv(command[0], command)
+
+
+def _say(fd: int, message: dict) -> None:
+    try:
+        os.write(fd, json.dumps(message).encode() + b"\n")
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

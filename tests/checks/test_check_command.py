@@ -8,8 +8,11 @@ import pytest
 
 from checks import check_command as command
 from lab.commands.stubs import render
-from tests.paths import AGENTS, ROOT
+from tests.helpers import contained_corpus
 from tests.paths import REFERENCE_AGENT as REFERENCE
+from tests.paths import ROOT
+
+AGENTS = contained_corpus()  # the fixture agents, as the grader's child can run them
 
 
 def check(capsys, *argv):

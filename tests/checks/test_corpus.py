@@ -8,6 +8,7 @@ import pytest
 
 import checks
 from checks.steps import BY_NUMBER, STEPS
+from tests.helpers import self_contained
 from tests.paths import AGENTS
 from tests.paths import REFERENCE_AGENT as REFERENCE
 
@@ -27,11 +28,13 @@ def expected(path: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def reports():
+def reports(tmp_path_factory):
     """Every fixture agent graded once, a few at a time (each grading is mostly waiting on its child)."""
     files = WRONG + CORRECT + FORGING
+    folder = tmp_path_factory.mktemp("agents")
+    copies = [self_contained(path, folder / path.parent.name) for path in files]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip(files, pool.map(checks.grade_agent, files)))
+        return dict(zip(files, pool.map(checks.grade_agent, copies)))
 
 
 def statuses(report: dict) -> dict:
@@ -80,16 +83,16 @@ def test_a_forging_agent_earns_only_what_it_did_honestly(path, reports):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_an_honest_agent_passes_whatever_the_checks_draw(seed):
+def test_an_honest_agent_passes_whatever_the_checks_draw(seed, tmp_path):
     for path in [REFERENCE] + CORRECT:
-        report = checks.grade_agent(path, seed=seed)
+        report = checks.grade_agent(self_contained(path, tmp_path), seed=seed)
         assert report["passed"] == 5, (path.name, seed, [c for s in report["steps"] for c in s["checks"]
                                                          if c["status"] != "passed"])
 
 
-def test_a_wrong_agent_fails_the_same_way_whatever_the_checks_draw(reports):
+def test_a_wrong_agent_fails_the_same_way_whatever_the_checks_draw(reports, tmp_path):
     for path in WRONG:
-        assert statuses(checks.grade_agent(path, seed=7)) == statuses(reports[path]), path.name
+        assert statuses(checks.grade_agent(self_contained(path, tmp_path), seed=7)) == statuses(reports[path]), path.name
 
 
 def test_the_checks_inputs_change_with_the_seed_and_not_without():

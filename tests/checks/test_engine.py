@@ -11,9 +11,10 @@ import pytest
 
 import checks
 from lab.commands.stubs import render
-from tests.helpers import write_agent
-from tests.paths import AGENTS, ROOT
+from tests.helpers import contained_corpus, self_contained, write_agent
 from tests.paths import REFERENCE_AGENT as REFERENCE
+
+AGENTS = contained_corpus()  # the fixture agents, as the grader's child can run them
 
 
 def statuses(report: dict) -> dict:
@@ -127,7 +128,7 @@ def test_an_exception_at_import_names_its_line(tmp_path):
 
 def test_a_missing_function_fails_only_its_own_step(tmp_path):
     source = "from solutions.agent import extract_code, solve, write_solution, write_tests\n"
-    report = checks.grade_agent(write_agent(tmp_path, source))
+    report = checks.grade_agent(self_contained(write_agent(tmp_path / "own", source), tmp_path))
     assert statuses(report) == {1: "passed", 2: "passed", 3: "passed", 4: "passed", 5: "failed"}
     assert "no function named holdout_check" in report["steps"][4]["checks"][0]["message"]
 
@@ -208,8 +209,9 @@ def test_a_loop_that_asks_without_end_is_reported_at_its_own_line(tmp_path):
     ).replace("import harness", "import harness\nfrom solutions.agent import extract_code, write_solution, write_tests")
     for name in ("extract_code", "write_tests", "write_solution"):
         source = source.replace(f"\ndef {name}(", f"\ndef _unused_{name}(")
-    line = source.splitlines().index("        code = write_solution(spec, ask)") + 1
-    report = checks.grade_agent(write_agent(tmp_path, source), steps=[4])
+    agent = self_contained(write_agent(tmp_path / "own", source), tmp_path)
+    line = agent.read_text().splitlines().index("        code = write_solution(spec, ask)") + 1
+    report = checks.grade_agent(agent, steps=[4])
     first = report["steps"][0]["checks"][0]
     assert first["message"].endswith(f"(agent.py line {line})")  # the loop in solve, not the ask in write_solution
     assert "in write_solution" not in first["message"] and "look at the loop on that line" in first["hint"]

@@ -19,6 +19,7 @@ from checks.steps import STEPS
 from checks.submissions import Submission
 from harness.settings import PROJECT_ROOT as ROOT
 from harness.settings import REFERENCE_AGENT
+from tests.helpers import contained_corpus
 from tests.shipped import stubs_file
 
 # The stubs as shipped, in a copy of the lab's layout (a student's lab/agent.py plays no part). Its folder names it.
@@ -27,7 +28,7 @@ atexit.register(shutil.rmtree, _STUBS_HOME, True)
 STUBS = stubs_file(_STUBS_HOME / "lab-copy")
 N_STEPS = len(STEPS)
 
-WRONG = ROOT / "tests" / "agents" / "wrong"  # the corpus of typical mistakes, each breaking one step
+WRONG = contained_corpus() / "wrong"  # the corpus of typical mistakes, each breaking one step
 
 # name -> expected total score (one point per step).
 EXPECTED = {

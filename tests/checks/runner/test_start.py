@@ -1,4 +1,5 @@
-"""The grading child is walled off: a submission cannot write the lab, reach the network or signal the grader."""
+"""The agent's child is walled in before its code runs: a user of its own, no network, nothing of the project but
+what it needs, no way to signal the grader; and when the walls cannot go up, it is not run at all (fail closed)."""
 
 import os
 import socket
@@ -6,11 +7,14 @@ import textwrap
 
 import pytest
 
-from checks.runner import Agent
-from harness.sandbox import walls as isolation
+from checks.runner import Agent, LoadFailed
+from checks.runner.link import ladder
+from harness.sandbox import slots
+from tests.helpers import write_agent
 
-pytestmark = pytest.mark.skipif(
-    isolation.namespaces_available() is not None, reason="walls need Linux namespaces (run as root)"
+WALLED = pytest.mark.skipif(
+    ladder("auto").level != "namespaces" or os.geteuid() != 0,
+    reason="the child's full walls need Linux namespaces, as root",
 )
 
 PROBE = textwrap.dedent(
@@ -34,28 +38,79 @@ PROBE = textwrap.dedent(
             facts["grader_signalled"] = True
         except OSError:
             facts["grader_signalled"] = False
+        facts["sees"] = sorted(name for name in ("solutions", "tests", "lab", "class") if os.path.exists(ROOT + "/" + name))
+        facts["harness"] = os.path.isdir(ROOT + "/harness")
         return repr(facts)
     """
 )
 
 
-def test_the_grading_child_runs_as_nobody_without_network_or_write_access(tmp_path, project_root):
+@WALLED
+def test_the_grading_child_runs_as_a_user_of_its_own_without_network_or_write_access(tmp_path, project_root):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
-    agent = tmp_path / "agent.py"
     header = f"ROOT = {project_root!r}\nPORT = {listener.getsockname()[1]}\nGRADER = {os.getpid()}\n"
-    agent.write_text(header + PROBE)
+    agent = write_agent(tmp_path, header + PROBE)
     try:
-        with Agent(agent) as child:
-            facts = eval(child.call("extract_code", "x"))  # noqa: S307 - our own probe's repr of a dict
+        with Agent(agent) as one, Agent(agent) as other:
+            facts = eval(one.call("extract_code", "x"))  # noqa: S307 - our own probe's repr of a dict
+            uid_of_other = eval(other.call("extract_code", "x"))["uid"]  # noqa: S307
+            assert one.isolation["level"] == "namespaces"
     finally:
         listener.close()
+    first = slots.FIRST_UID
+    assert first <= facts.pop("uid") < first + 2 * slots.SLOTS and first <= uid_of_other < first + 2 * slots.SLOTS
     assert facts == {
-        "uid": isolation.NOBODY,
         "cwd": "/work",
         "wrote_lab": False,
         "network": False,
         "grader_signalled": False,
+        "sees": [],  # no reference agent, no tests, no learner's side, no class folder
+        "harness": True,  # what the agent may use
     }
     assert not os.path.exists(os.path.join(project_root, "WALL_PROBE"))
+
+
+@WALLED
+def test_two_children_never_share_a_user(tmp_path):
+    agent = write_agent(tmp_path, "import os\n\ndef extract_code(reply):\n    return os.getuid()\n")
+    with Agent(agent) as one, Agent(agent) as two:
+        assert one.call("extract_code", "x") != two.call("extract_code", "x")
+
+
+@WALLED
+def test_a_daemon_the_agent_leaves_is_gone_when_its_child_stops(tmp_path):
+    agent = write_agent(tmp_path, textwrap.dedent("""
+        import os, time
+
+        def extract_code(reply):
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    while True:
+                        time.sleep(1)
+                os._exit(0)
+            return os.getuid()
+    """))
+    with Agent(agent) as child:
+        uid = child.call("extract_code", "x")
+    assert not slots.live_users([uid])
+
+
+def test_when_the_walls_cannot_go_up_the_agent_is_not_run(tmp_path, monkeypatch):
+    marker = tmp_path / "ran"
+    agent = write_agent(tmp_path, f"open({str(marker)!r}, 'w').write('x')\n\ndef extract_code(reply):\n    return 1\n")
+    # The walls' mount point is gone by the time they go up: whatever the level, putting them up fails half way.
+    monkeypatch.setattr("checks.runner.link.tempfile.mkdtemp", lambda prefix: str(tmp_path / "gone" / prefix))
+    with Agent(agent) as child:
+        with pytest.raises(LoadFailed, match="could not be walled in .*so it was not run"):
+            child.load()
+    assert not marker.exists()  # the agent's code never ran
+
+
+def test_an_agent_file_too_large_is_refused_before_it_is_read(tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text("# padding\n" * 200_000 + "def extract_code(reply):\n    return reply\n")
+    with Agent(agent) as child, pytest.raises(LoadFailed, match=r"is 1\.9 MB; the lab reads agent files up to 1 MB"):
+        child.load()
