@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("steps", nargs="*", metavar="STEP", help="step numbers or function names (default: all)")
     parser.add_argument("--agent", metavar="PATH", help="the agent.py to grade (default: $SPEC2CODE_AGENT or lab/agent.py)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for tools")
+    parser.add_argument("--require-isolation", choices=("namespaces", "user", "process"), metavar="LEVEL",
+                        help="refuse to grade where the walls are weaker than LEVEL: namespaces, user or process "
+                        "(default: $SPEC2CODE_REQUIRE_ISOLATION)")
     parser.add_argument("--task", metavar="NAME", help="the task the checks run the lab's model on in steps 2 and 4 "
                         f"(default: leap_year; one of {', '.join(TASKS)})")
     args = parser.parse_args(argv)
@@ -33,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     except LookupError as exc:
         parser.error(str(exc.args[0]))
     try:
-        report = grade_agent(args.agent, args.steps or None, task=task(args.task) if args.task else None)
+        report = grade_agent(args.agent, args.steps or None, task=task(args.task) if args.task else None,
+                             require=args.require_isolation)
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return 130

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import time
+
 from harness import settings
 from harness.settings import agent_path as resolve_agent
 from harness.settings import shown
 from harness.text import clean_data
 
+from . import isolation
+from .define import CheckFailed
 from .runner import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .scripted import serve_run
 from .scripts import Script
-from .define import CheckFailed
 from .steps import BY_NUMBER, STEPS, Step, is_stub, step
 
 PASSED, FAILED, NOT_STARTED, BLOCKED = "passed", "failed", "not started", "blocked"
+SUBMISSION_BUDGET = 240.0  # seconds one agent's grading may take in all, asks and runs included
 
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
 
 
 def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, seed: int | None = None,
-                task=None) -> dict:
+                task=None, require: str | None = None) -> dict:
     """Grade the steps of one agent.py and return the verdict as plain data.
 
     agent_path: the agent.py (default: $SPEC2CODE_AGENT, else lab/agent.py).
@@ -30,24 +34,29 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
         checks/scripts.py). An honest agent gets the same verdict from every seed.
     task: the task (a name from harness.tasks) for the checks that run the lab's own model: step 2's offline tests
         and step 4's task it was never shown (default: leap year, and a task drawn from the bank for step 4).
+    require: the weakest isolation to grade with ("namespaces", "user" or "process"; default:
+        SPEC2CODE_REQUIRE_ISOLATION); below it, IsolationTooWeak (a LabError) and nothing is run.
 
     Returns {"agent": path, "steps": [{"step", "name", "title", "status", "checks": [{"name", "description",
     "status", "message", "hint"}, ...]}, ...], "passed": steps passed, "total": steps reported}, where a status is
-    "passed", "failed", "not started" or "blocked". A failed check whose failure follows from another's also has
+    "passed", "failed", "not started" or "blocked", and "isolation" is the weaker of the sandbox's and the agent
+    process's levels ("namespaces", "user" or "process"). A failed check whose failure follows from another's also has
     "follows" (that check's name); a blocked step's checks are run anyway and have "would" ("pass" or "fail", and
     then "would_message" and "would_hint").
     """
     path = resolve_agent(agent_path)
+    walls = isolation.require(require or settings.get("SPEC2CODE_REQUIRE_ISOLATION"))
     wanted = sorted({step(key).number for key in steps}) if steps else [s.number for s in STEPS]
     needed = set(wanted)
     for number in sorted(wanted, reverse=True):
         needed.update(BY_NUMBER[number].needs)
     results, statuses = {}, {}
     script = Script(settings.get("SPEC2CODE_SEED") if seed is None else seed, task)
+    budget_ends = time.monotonic() + SUBMISSION_BUDGET
     with Agent(path, runs=serve_run) as agent:
         for current in STEPS:
             if current.number in needed:
-                results[current.number] = _grade_step(agent, current, statuses, timeout, script)
+                results[current.number] = _grade_step(agent, current, statuses, timeout, script, budget_ends)
                 statuses[current.number] = results[current.number]["status"]
     reported = [results[number] for number in wanted]
     # Messages quote what the agent raised and returned: made safe here, once, for every view of the report.
@@ -56,6 +65,7 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
         "steps": reported,
         "passed": sum(r["status"] == PASSED for r in reported),
         "total": len(reported),
+        "isolation": walls["level"],
     })
 
 
@@ -74,7 +84,7 @@ class _StepAgent:
         return self._agent.served
 
 
-def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Script) -> dict:
+def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Script, budget_ends: float) -> dict:
     checks = current.checks()
     limit = current.time_limit if timeout is None else min(current.time_limit, timeout)
     bound = _StepAgent(agent, limit, script)
@@ -89,7 +99,7 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Sc
     if is_stub(agent.source, current.function):
         return _not_started_step(current, checks)
 
-    results = _run_checks(checks, bound, current)
+    results = _run_checks(checks, bound, current, budget_ends)
     if results is None:
         return _not_started_step(current, checks)
     blockers = [n for n in current.needs if statuses.get(n) != PASSED]
@@ -99,10 +109,12 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Sc
     return _step(current, status, results)
 
 
-def _run_checks(checks, bound: "_StepAgent", current: Step) -> list[dict] | None:
+def _run_checks(checks, bound: "_StepAgent", current: Step, budget_ends: float) -> list[dict] | None:
     """Every check of a step, in order, root causes first; None if the function turned out to be the stub."""
     results, stopped = [], None
     for index, one in enumerate(checks):
+        if not stopped and time.monotonic() > budget_ends:
+            stopped = f"not checked: grading this agent took more than {SUBMISSION_BUDGET:g} s in all"
         if stopped:
             results.append(_result(one.name, one.description, FAILED, stopped, ""))
             continue

@@ -33,6 +33,10 @@ VARIABLES = {
         "auto = the strongest walls this machine allows for sandboxed code; namespaces, user or process = "
         "at most that level (process = process limits only)",
     ),
+    "SPEC2CODE_REQUIRE_ISOLATION": (
+        "(unset)",
+        "namespaces, user or process: check and grade refuse to grade where the walls are weaker (see The sandbox)",
+    ),
     "SPEC2CODE_SEED": (
         "(fresh each time)",
         "a whole number: the checks draw their inputs from it, for a grading you can repeat exactly; keep it secret",
@@ -185,6 +189,11 @@ def _parse(name: str, raw: str):
         return Path(raw).expanduser() if raw else default_cache_dir()
     if name == "SPEC2CODE_SANDBOX_DEBUG":
         return raw  # "" when unset
+    if name == "SPEC2CODE_REQUIRE_ISOLATION":
+        value = raw.lower()
+        if value and value not in ("namespaces", "user", "process"):
+            raise SettingsError(f"SPEC2CODE_REQUIRE_ISOLATION={raw!r} is not one of: namespaces | user | process.")
+        return value or None
     if name == "SPEC2CODE_SEED":
         if not raw:
             return None

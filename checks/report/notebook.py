@@ -96,6 +96,8 @@ def step_text(result: dict, where: str, note: str = "") -> str:
         lines += [f"    - {c['description']}" for c in checks]
     if note:
         lines.append(f"  Note: {note}")
+    if result.get("isolation"):
+        lines.append(f"  (graded with isolation: {result['isolation']})")
     return "\n".join(lines)
 
 
@@ -131,5 +133,8 @@ def step_html(result: dict, where: str, note: str = "") -> str:
         parts.append(f"<details><summary>What the check looks for</summary><ul>{items}</ul></details>")
     if note:
         parts.append(f'<div style="color: {COLOURS["blocked"]}; margin-top: 6px"><b>Note:</b> {code_spans(note)}</div>')
+    if result.get("isolation"):
+        parts.append(f'<div style="color: {COLOURS["not started"]}; font-size: smaller; margin-top: 4px">graded with '
+                     f'isolation: {esc(result["isolation"])}</div>')
     parts.append("</div>")
     return "".join(parts)

@@ -11,7 +11,8 @@ def to_text(report: dict, *, colour: bool = False) -> str:
         text = MARKS[status]
         return f"\033[{ANSI[status]}m{text}\033[0m" if colour else text
 
-    lines = [f"Checking {report['agent']}", ""]
+    walls = f" (isolation: {report['isolation']})" if report.get("isolation") else ""
+    lines = [f"Checking {report['agent']}{walls}", ""]
     load = _load_failure(report)
     if load:
         lines += [f"{mark(FAILED)} {load['description']}", *_details(load), ""]

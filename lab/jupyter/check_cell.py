@@ -22,7 +22,7 @@ def check_step(step: int, agent_path=None) -> "Report":
         from checks import grade_agent
 
         graded = grade_agent(str(path), steps=[step])
-        result = next(s for s in graded["steps"] if s["step"] == step)
+        result = dict(next(s for s in graded["steps"] if s["step"] == step), isolation=graded.get("isolation"))
     except Exception as exc:  # the lab's own failure: say so plainly, never a traceback
         result = {"step": step, "name": "", "status": "error", "checks": [], "error": _describe(exc)}
     return Report(result, path, _stale_note(path))

@@ -113,3 +113,12 @@ def test_a_task_can_be_chosen_for_the_checks_that_run_the_labs_model(capsys):
     assert [c["name"] for c in report["steps"][1]["checks"]][-1] == "solves_a_task_it_was_never_shown"
     with pytest.raises(Exception, match="There is no task 'nope'"):
         command.main(["--task", "nope"])
+
+
+def test_check_refuses_where_the_walls_are_weaker_than_required(capsys, monkeypatch):
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
+    from lab import commands
+
+    assert commands.main(["check", "1", "--agent", str(REFERENCE), "--require-isolation", "user"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("spec2code check: refusing to grade: the isolation here is 'process'") and err.count("\n") == 1

@@ -68,7 +68,8 @@ def test_the_reference_passes_every_check(reference_report):
 
 def test_the_report_is_plain_json_in_the_documented_shape(reference_report):
     report = json.loads(json.dumps(reference_report))
-    assert set(report) == {"agent", "steps", "passed", "total"}
+    assert set(report) == {"agent", "steps", "passed", "total", "isolation"}
+    assert report["isolation"] in ("namespaces", "user", "process")
     for step in report["steps"]:
         assert set(step) == {"step", "name", "title", "status", "checks"}
         for one in step["checks"]:

@@ -27,6 +27,7 @@ def test_table_lists_every_variable_with_default_and_meaning():
         "SPEC2CODE_AGENT",
         "SPEC2CODE_TIMEOUT",
         "SPEC2CODE_ISOLATION",
+        "SPEC2CODE_REQUIRE_ISOLATION",
         "SPEC2CODE_SEED",
         "SPEC2CODE_SANDBOX_DEBUG",
         "SPEC2CODE_LIVE_WAIT",

@@ -1,0 +1,39 @@
+"""The walls grading has here: the weaker of the sandbox's (the model's code) and the agent child's (the learner's
+code), as every report states it; and refusing to grade below a level an instructor requires."""
+
+from __future__ import annotations
+
+from harness import settings
+from harness.errors import LabError
+
+LEVELS = ("process", "user", "namespaces")  # weakest first
+
+
+class IsolationTooWeak(LabError):
+    """Grading was asked to hold a level of isolation this machine does not give."""
+
+
+def in_force() -> dict:
+    """{"level": the weaker of the two, "sandbox": its level, "agent": the agent child's level, "lacks": {wall: why}}."""
+    from harness import sandbox
+
+    from .runner.link import ladder
+
+    child = ladder(settings.get("SPEC2CODE_ISOLATION"))
+    ran = sandbox.isolation_level()
+    weaker = min((ran, child.level), key=LEVELS.index) if ran in LEVELS else "process"
+    lacks = {**child.lacks, **sandbox.isolation_lacks()}
+    return {"level": weaker, "sandbox": ran, "agent": child.level, "lacks": lacks}
+
+
+def require(level: str | None) -> dict:
+    """What is in force, or IsolationTooWeak when it is weaker than `level` (None: anything goes)."""
+    found = in_force()
+    if level and LEVELS.index(found["level"]) < LEVELS.index(level):
+        missing = "; ".join(found["lacks"].values()) or "see 'The sandbox' in the README"
+        raise IsolationTooWeak(
+            f"refusing to grade: the isolation here is {found['level']!r} (the sandbox: {found['sandbox']}, the "
+            f"agent's process: {found['agent']}), below the {level!r} required. At this level {missing}. Run as "
+            "root on Linux (a container, a grading server) for the full walls, or lower the requirement."
+        )
+    return found

@@ -1,0 +1,41 @@
+"""checks/isolation: every report says which walls it was graded with, and grading below a required level refuses."""
+
+import pytest
+
+import checks
+from checks import isolation
+from tests.paths import REFERENCE_AGENT
+
+
+def test_the_report_says_the_weaker_of_the_two_levels(monkeypatch):
+    found = isolation.in_force()
+    assert found["level"] in isolation.LEVELS
+    assert isolation.LEVELS.index(found["level"]) <= min(isolation.LEVELS.index(found["sandbox"]),
+                                                         isolation.LEVELS.index(found["agent"]))
+    assert checks.grade_agent(REFERENCE_AGENT, steps=[1])["isolation"] == found["level"]
+
+
+def test_below_the_required_level_nothing_is_graded(monkeypatch, tmp_path):
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
+    marker = tmp_path / "ran"
+    agent = tmp_path / "agent.py"
+    agent.write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    with pytest.raises(isolation.IsolationTooWeak, match=r"refusing to grade: the isolation here is 'process'.* below "
+                                                         r"the 'user' required"):
+        checks.grade_agent(agent, require="user")
+    monkeypatch.setenv("SPEC2CODE_REQUIRE_ISOLATION", "namespaces")
+    with pytest.raises(isolation.IsolationTooWeak):
+        checks.grade_agent(agent)
+    assert not marker.exists()
+    monkeypatch.delenv("SPEC2CODE_REQUIRE_ISOLATION")
+    assert checks.grade_agent(REFERENCE_AGENT, steps=[1], require="process")["isolation"] == "process"
+
+
+def test_a_submission_that_uses_up_its_budget_is_stopped_with_a_message(monkeypatch):
+    from checks import engine
+
+    monkeypatch.setattr(engine, "SUBMISSION_BUDGET", 0.0)
+    report = checks.grade_agent(REFERENCE_AGENT, steps=[1])
+    assert {c["message"] for c in report["steps"][0]["checks"]} == {
+        "not checked: grading this agent took more than 0 s in all"
+    }
