@@ -33,7 +33,9 @@ def _reference_source_of(line: str) -> str:
 
     from tests.paths import REFERENCE_AGENT
 
-    names = [n.strip() for n in line.split("import", 1)[1].split("#")[0].split(",")]
+    imported = [n.split(" as ") for n in line.split("import", 1)[1].split("#")[0].replace(" ", " ").split(",")]
+    names = [parts[0].strip() for parts in imported]
+    aliases = [f"{parts[1].strip()} = {parts[0].strip()}\n" for parts in imported if len(parts) == 2]
     source = REFERENCE_AGENT.read_text(encoding="utf-8")
     tree, text = ast.parse(source), source.splitlines(keepends=True)
     defined = {getattr(node, "name", None) or node.targets[0].id: node for node in tree.body
@@ -50,7 +52,7 @@ def _reference_source_of(line: str) -> str:
     imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
     pieces = ["".join(text[node.lineno - 1 : node.end_lineno]) for node in imports]
     pieces += ["".join(text[defined[n].lineno - 1 : defined[n].end_lineno]) for n in helpers + wanted]
-    return "\n".join(pieces) + "\n"
+    return "\n".join(pieces) + "\n" + "".join(aliases)
 
 
 @functools.lru_cache(maxsize=1)
