@@ -157,7 +157,7 @@ def test_each_failure_gets_a_short_note_that_says_why(reports):
     notes = {one["submission"]: one["note"] for one in reports}
     assert notes["reference"] == ""
     assert notes["stubs"] == "step 1 (extract_code) not started"
-    assert notes["empty"] == "no agent.py found in empty/ (nor one level down)"
+    assert notes["empty"] == "no agent.py found in empty/; it holds notes.txt"  # names what was there
     assert notes["syntax_error"].startswith("agent.py has a syntax error on line 1")
     assert "utf-8" in notes["latin1"]
     assert notes["hangs"].startswith("step 1 (extract_code):") and "took more than 3 s" in notes["hangs"]
