@@ -95,7 +95,7 @@ def _parse(argv) -> argparse.Namespace:
                         help=f"submissions graded at once (default: {DEFAULT_JOBS})")
     parser.add_argument("--timeout", type=_positive(float), metavar="S",
                         help="most seconds one call of a student's function may take (default: 3, 10 for steps 4-5)")
-    parser.add_argument("--points", type=_points, default=(1.0,) * len(STEPS), metavar="P[,P...]",
+    parser.add_argument("--points", type=parse_points, default=(1.0,) * len(STEPS), metavar="P[,P...]",
                         help="points per step: one number for every step, or one per step (default: 1)")
     parser.add_argument("--partial", action="store_true",
                         help="a step scores the fraction of its checks passed (default: all or nothing)")
@@ -103,7 +103,7 @@ def _parse(argv) -> argparse.Namespace:
                         help="grade a blocked step's checks as if the steps it needs had passed (default: it scores 0)")
     parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
                         help="--format gradescope: when students see the result (default: visible)")
-    parser.add_argument("--step-visibility", type=_per_step(_visibility, "visibility"), metavar="V[,V...]",
+    parser.add_argument("--step-visibility", type=parse_step_visibility, metavar="V[,V...]",
                         help="--format gradescope: when students see each step's test, one for all or one per step "
                         "(default: as --visibility)")
     parser.add_argument("--submission-dir", default=GRADESCOPE_SUBMISSION, metavar="DIR",
@@ -126,14 +126,14 @@ def _positive(kind):
     return convert
 
 
-def _per_step(convert, noun: str):
+def _per_step(convert, noun: str, plural: str):
     """A command-line list: one value for every step, or one per step."""
     def parse(text: str) -> tuple:
         values = tuple(convert(part.strip()) for part in text.split(","))
         if len(values) == 1:
             values *= len(STEPS)
         if len(values) != len(STEPS):
-            raise argparse.ArgumentTypeError(f"give one {noun} for every step, or {len(STEPS)} {noun}s")
+            raise argparse.ArgumentTypeError(f"give one {noun} for every step, or {len(STEPS)} {plural}")
         return values
 
     return parse
@@ -155,7 +155,8 @@ def _visibility(text: str) -> str:
     return text
 
 
-_points = _per_step(_number, "number")
+parse_points = _per_step(_number, "number", "numbers")  # --points: also read by `spec2code autograder`
+parse_step_visibility = _per_step(_visibility, "visibility", "visibilities")  # --step-visibility, likewise
 
 
 def _output_path(args) -> Path | None:

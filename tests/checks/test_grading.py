@@ -18,7 +18,7 @@ from checks.report.progress import Progress
 from checks.report.summary import summary
 from checks.submissions import Submission
 from tests.checks.report.test_formats import scored
-from tests.paths import AGENTS, LAB_AGENT, REFERENCE_AGENT
+from tests.paths import AGENTS, LAB_AGENT
 
 UNSTRIPPED = AGENTS / "wrong" / "unstripped_bare_reply.py"  # step 1 fails, so steps 2-4 are blocked
 
@@ -88,7 +88,7 @@ def test_a_non_utf8_folder_name_is_safe_in_every_output(tmp_path):
     """A folder named in Latin-1 on a UTF-8 file system, holding a terminal escape, graded into every format."""
     name = os.fsdecode(b"caf\xe9 \x1b[2J")
     (tmp_path / name).mkdir()
-    shutil.copy(REFERENCE_AGENT, tmp_path / name / "agent.py")
+    shutil.copy(LAB_AGENT, tmp_path / name / "agent.py")  # the stubs: graded at once, "not started"
     (tmp_path / "bob").mkdir()
     for fmt in ("csv", "json", "junit"):
         err = io.StringIO()
@@ -100,18 +100,18 @@ def test_a_non_utf8_folder_name_is_safe_in_every_output(tmp_path):
         if fmt == "csv":
             assert [row["submission"] for row in csv.DictReader(io.StringIO(text))] == ["bob", "caf\\udce9 \\x1b[2J"]
         elif fmt == "json":
-            assert json.loads(text)[1]["score"] == 5
+            assert json.loads(text)[1]["steps"][0]["status"] == "not started"
         else:
             ET.fromstring(text.encode("utf-8"))
     results = tmp_path.parent / "results.json"
     assert grade.main(["--format", "gradescope", "--submission-dir", str(tmp_path / name),
                        "--results", str(results)]) == 0
-    assert json.loads(results.read_text(encoding="utf-8"))["score"] == 5
+    assert json.loads(results.read_text(encoding="utf-8"))["tests"][0]["output"].startswith("not started")
 
 
 @pytest.mark.parametrize("args, says", [
     (["--visibility", "sometimes"], "invalid choice: 'sometimes'"),
-    (["--step-visibility", "visible,hidden"], "give one visibility for every step, or 5 visibilitys"),
+    (["--step-visibility", "visible,hidden"], "give one visibility for every step, or 5 visibilities"),
     (["--step-visibility", "soon"], "'soon' is not one of visible, after_due_date, after_published, hidden"),
 ])
 def test_visibility_options_are_checked(capsys, args, says):
