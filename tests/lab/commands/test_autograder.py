@@ -5,8 +5,9 @@ import pytest
 from lab import commands as cli
 
 
-def test_the_dispatcher_knows_the_autograder_command():
+def test_the_dispatcher_knows_the_autograder_and_report_commands():
     assert cli.COMMANDS["autograder"][0] == "lab.commands.autograder"
+    assert cli.COMMANDS["report"][0] == "lab.commands.report"
 
 
 @pytest.mark.parametrize("args, says", [
