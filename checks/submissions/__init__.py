@@ -93,8 +93,8 @@ def _named(path: Path, text: str, scratch: Scratch, found: Survey) -> list[Submi
             raise UsageError(str(exc)) from None
         found.problems += [f"left out of {path.name}: {entry}" for entry in left_out]
         inside = _visible(folder)
-        if len(inside) == 1 and inside[0].is_dir() and not _is_one_students(inside[0]):
-            folder = inside[0]  # class.zip holding the class folder itself
+        if len(inside) == 1 and inside[0].is_dir():
+            folder = inside[0]  # a zip of one folder: the class folder, or the student's copy of the repo
         if _is_one_students(folder):
             return [_student(Student(path.stem, folder, entries=_visible(folder)), scratch, label=f"{path.name}")]
         return _class(folder, text, scratch, found)

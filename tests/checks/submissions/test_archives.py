@@ -83,3 +83,12 @@ def test_a_class_zip_given_to_grade_is_read_as_the_class_it_holds(tmp_path):
         assert rows["smithbob"].path.name == "agent.py" and rows["smithbob"].path.parent.name == "lab"
         assert rows["smithbob"].path.is_file()
     assert not rows["smithbob"].path.exists()  # the scratch folder is gone once grading is done
+
+
+def test_a_students_zip_of_the_repo_given_to_grade_is_named_by_the_zip(tmp_path):
+    archive = zip_of(tmp_path / "alice.zip", {"spec2code-lab-main/lab/agent.py": "x = 1\n",
+                                              "spec2code-lab-main/pyproject.toml": "",
+                                              "spec2code-lab-main/solutions/agent.py": "x = 2\n"})
+    with Scratch() as scratch:
+        (one,) = survey([str(archive)], scratch=scratch).submissions
+        assert one.name == "alice" and one.path.parent.name == "lab" and one.path.read_text() == "x = 1\n"
