@@ -10,9 +10,7 @@ from harness.sandbox import isolation_level
 from harness.settings import shown
 from harness.text import clean_data, one_line
 
-from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, _grade_step, grade_agent
-from .runner import Agent
-from .scripted import run_tests
+from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
 from .steps import BY_NUMBER, STEPS
 from .submissions import AGENT, Submission
 
@@ -58,7 +56,7 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
         try:
             report = grade_agent(submission.path, timeout=timeout)
             if credit_blocked:
-                report = _credit_blocked(report, submission.path, timeout)
+                report = _credit_blocked(report)
         except Exception as exc:  # the lab failed on this one: the batch goes on, the row says why
             report = _unchecked(shown(submission.path), "graded", "the grader could run",
                                 f"could not be graded ({type(exc).__name__}: {exc})",
@@ -68,29 +66,26 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
     return clean_data(scored)  # a folder's name may hold anything a file system allows
 
 
-def _credit_blocked(report: dict, path, timeout) -> dict:
-    """The report with each blocked step graded as if the steps it needs had passed (`--credit-blocked`).
+def _credit_blocked(report: dict) -> dict:
+    """The report with each blocked step scored as if the steps it needs had passed (`--credit-blocked`).
 
-    The engine grades a step only once the steps it needs pass; here its checks run anyway, one step at a time,
-    in a fresh child, through the engine's own step grader.
+    The engine runs a blocked step's checks anyway and says in each check's `would` whether it passes now; here
+    those verdicts count, and the step says so in `credited`.
     """
-    blocked = [r for r in report["steps"] if r["status"] == BLOCKED]
-    if not blocked:
-        return report
-    assume = {s.number: PASSED for s in STEPS}
-    with Agent(path, runs=run_tests) as agent:
-        regraded = {r["step"]: _grade_step(agent, BY_NUMBER[r["step"]], assume, timeout) for r in blocked}
     statuses = {r["step"]: r["status"] for r in report["steps"]}
     steps = []
     for result in report["steps"]:
-        number = result["step"]
-        if number in regraded:
-            roots = [n for n in BY_NUMBER[number].needs if statuses.get(n) not in (PASSED, BLOCKED)]
+        if result["status"] == BLOCKED and result["checks"] and all("would" in c for c in result["checks"]):
+            checks = [{"name": c["name"], "description": c["description"],
+                       "status": PASSED if c["would"] == "pass" else FAILED,
+                       "message": c.get("would_message", ""), "hint": c.get("would_hint", "")}
+                      for c in result["checks"]]
+            roots = [n for n in BY_NUMBER[result["step"]].needs if statuses.get(n) not in (PASSED, BLOCKED)]
             needed = " and ".join(BY_NUMBER[n].label for n in roots) or "the steps it needs"
-            result = dict(regraded[number], credited=f"blocked, and graded as if {needed} had passed "
-                                                     "(--credit-blocked)")
+            result = dict(result, checks=checks, status=PASSED if all(c["status"] == PASSED for c in checks)
+                          else FAILED, credited=f"blocked, and graded as if {needed} had passed (--credit-blocked)")
         steps.append(result)
-    return clean_data(dict(report, steps=steps, passed=sum(r["status"] == PASSED for r in steps)))
+    return dict(report, steps=steps, passed=sum(r["status"] == PASSED for r in steps))
 
 
 def _isolation() -> str:

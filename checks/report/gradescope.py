@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 
-from ..engine import FAILED, PASSED
+from ..engine import BLOCKED, FAILED, NOT_STARTED, PASSED
 from .marks import MARKS
+from .terminal import _details, _would, waiting
 
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's four
 TEXT = "text"  # Gradescope's plain-text format for a string field
@@ -58,17 +59,20 @@ def to_gradescope(graded: list[dict], *, visibility: str = "visible", step_visib
 
 
 def _step_output(result: dict) -> str:
-    """The step's checks as `spec2code check` prints them: one line each, message and hint under a failure."""
-    waiting = result["status"] not in (PASSED, FAILED)  # not started or blocked: one reason for all checks
-    lines = [result["checks"][0]["message"]] if waiting and result["checks"] else []
+    """The step as `spec2code check` prints it: one line per check, message and hint under a failure, and for a
+    blocked step what its checks find now (no credit yet)."""
+    lines = []
+    if result["status"] == NOT_STARTED and result["checks"]:
+        lines.append(result["checks"][0]["message"])
+    elif result["status"] == BLOCKED:
+        lines.append(waiting(result))
     if result.get("credited"):
         lines.append(f"({result['credited']})")
+    hints: set[str] = set()
     for check in result["checks"]:
-        lines.append(f"{MARKS.get(check['status'], ':|')} {check['description']}")
-        if not waiting and check["status"] != PASSED and check["message"]:
-            lines += [f"    {line}" for line in check["message"].splitlines()]
-        if check["status"] == FAILED and check["hint"]:
-            lines.append(f"    hint: {check['hint']}")
+        lines.append(f"{MARKS.get(check['status'], ':|')} {check['description']}{_would(check)}")
+        if check["status"] == FAILED or check.get("would") == "fail":
+            lines += [line[1:] for line in _details(check, hints)]
     return "\n".join(lines)
 
 

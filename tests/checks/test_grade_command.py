@@ -257,7 +257,8 @@ def test_gradescope_results_for_each_kind_of_submission(reports):
     unstripped = json.loads(to_gradescope([by_name(reports)["unstripped_bare_reply"]]))
     assert unstripped["tests"][0]["status"] == "failed" and ":(" in unstripped["tests"][0]["output"]
     assert "hint:" in unstripped["tests"][0]["output"] and unstripped["tests"][4]["status"] == "passed"
-    assert unstripped["tests"][1]["output"].startswith("blocked until step 1 (extract_code) passes\n:| ")
+    assert unstripped["tests"][1]["output"].startswith(
+        "blocked until step 1 (extract_code) passes; until then, what its checks find now (no credit yet):\n:| ")
 
 
 def test_gradescope_layout_reads_the_submission_and_writes_results_json(tmp_path, capsys):
