@@ -18,7 +18,8 @@ from checks.report.progress import Progress
 from checks.report.summary import summary
 from checks.submissions import Submission
 from tests.checks.report.test_formats import scored
-from tests.paths import AGENTS, LAB_AGENT
+from tests.paths import AGENTS
+from tests.shipped import stubs_file
 
 UNSTRIPPED = AGENTS / "wrong" / "unstripped_bare_reply.py"  # step 1 fails, so steps 2-4 are blocked
 
@@ -36,8 +37,8 @@ def test_a_blocked_step_scores_0_unless_credit_blocked_grades_its_checks_anyway(
     assert "credited" not in credited["steps"][0] and "credited" not in credited["steps"][4]
 
 
-def test_credit_blocked_leaves_a_stub_not_started():
-    stubs = grade_submission(Submission("stubs", LAB_AGENT), credit_blocked=True)
+def test_credit_blocked_leaves_a_stub_not_started(tmp_path):
+    stubs = grade_submission(Submission("stubs", stubs_file(tmp_path)), credit_blocked=True)
     assert {r["status"] for r in stubs["steps"]} == {"not started"} and stubs["score"] == 0
 
 
@@ -88,7 +89,7 @@ def test_a_non_utf8_folder_name_is_safe_in_every_output(tmp_path):
     """A folder named in Latin-1 on a UTF-8 file system, holding a terminal escape, graded into every format."""
     name = os.fsdecode(b"caf\xe9 \x1b[2J")
     (tmp_path / name).mkdir()
-    shutil.copy(LAB_AGENT, tmp_path / name / "agent.py")  # the stubs: graded at once, "not started"
+    shutil.copy(stubs_file(tmp_path.parent / "shipped"), tmp_path / name / "agent.py")  # graded at once
     (tmp_path / "bob").mkdir()
     for fmt in ("csv", "json", "junit"):
         err = io.StringIO()
@@ -114,6 +115,6 @@ def test_a_non_utf8_folder_name_is_safe_in_every_output(tmp_path):
     (["--step-visibility", "visible,hidden"], "give one visibility for every step, or 5 visibilities"),
     (["--step-visibility", "soon"], "'soon' is not one of visible, after_due_date, after_published, hidden"),
 ])
-def test_visibility_options_are_checked(capsys, args, says):
-    assert grade.main([str(LAB_AGENT), *args]) == 2
+def test_visibility_options_are_checked(tmp_path, capsys, args, says):
+    assert grade.main([str(stubs_file(tmp_path)), *args]) == 2
     assert says in capsys.readouterr().err

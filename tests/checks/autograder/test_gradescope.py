@@ -26,7 +26,9 @@ from checks.grading import grade_submission
 from checks.submissions import Submission
 from lab.commands import autograder
 from tests.checks.report import gradescope_spec
-from tests.paths import LAB_AGENT, REFERENCE_AGENT, ROOT
+from lab.commands.stubs import render as shipped_stubs
+from tests.paths import REFERENCE_AGENT, ROOT
+from tests.shipped import stubs_file
 
 NOT_FOR_GRADING = ("matplotlib", "nbformat", "nbclient", "jupyterlab", "ipykernel", "IPython", "openai")
 HANG_AT_IMPORT = "while True:\n    pass\n"
@@ -171,13 +173,13 @@ def test_the_reference_scores_full_marks_as_it_does_with_the_full_install(fake_r
 
 
 @pytest.mark.slow
-def test_the_stubs_score_0_and_say_not_started(fake_root):
+def test_the_stubs_score_0_and_say_not_started(fake_root, tmp_path):
     root, env, _ = fake_root
-    results = run_autograder(root, env, {"spec2code-lab/lab/agent.py": LAB_AGENT.read_text(),
+    results = run_autograder(root, env, {"spec2code-lab/lab/agent.py": shipped_stubs(),
                                          "spec2code-lab/solutions/agent.py": REFERENCE_AGENT.read_text()})
     assert results["score"] == 0
     assert all(t["output"].startswith("not started: ") for t in results["tests"])
-    here = grade_submission(Submission("submission", LAB_AGENT))
+    here = grade_submission(Submission("submission", stubs_file(tmp_path)))
     assert [t["extra_data"]["checks"] for t in results["tests"]] == [r["checks"] for r in here["steps"]]
 
 
@@ -188,7 +190,7 @@ def test_a_syntax_error_an_empty_submission_and_a_hang_each_score_0_with_the_rea
     assert broken["score"] == 0 and "agent.py has a syntax error on line 1" in broken["output"]
     empty = run_autograder(root, env, {})
     assert empty["score"] == 0 and "no agent.py found: the submission is empty" in empty["output"]
-    stubs = LAB_AGENT.read_text()
+    stubs = shipped_stubs()
     hangs = run_autograder(root, env, {"agent (1).py": stubs.replace(
         'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
         "while True:\n        pass", 1)})

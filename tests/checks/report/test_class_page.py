@@ -11,12 +11,13 @@ from checks.grading import grade_all
 from checks.report import class_stats
 from checks.report.class_page import to_html
 from checks.submissions import Submission
-from tests.paths import AGENTS, LAB_AGENT, REFERENCE_AGENT, ROOT
+from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
+from tests.shipped import stubs_file
 
 CLASS = {  # submission -> agent file (None: nothing handed in)
     "ada": REFERENCE_AGENT,
     "bo": REFERENCE_AGENT,
-    "cy": LAB_AGENT,
+    "cy": "stubs",  # the stubs as shipped, written for the test
     "di": AGENTS / "wrong" / "unstripped_bare_reply.py",
     "ed": AGENTS / "wrong" / "keeps_python_tag.py",
     "flo": AGENTS / "forging" / "exits_at_import.py",
@@ -29,8 +30,10 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
-def graded():
-    submissions = [Submission(name, path, "" if path else "no agent.py found: the submission is empty")
+def graded(tmp_path_factory):
+    stubs = stubs_file(tmp_path_factory.mktemp("cy"))
+    submissions = [Submission(name, stubs if path == "stubs" else path,
+                              "" if path else "no agent.py found: the submission is empty")
                    for name, path in CLASS.items()]
     return grade_all(submissions, jobs=2)
 
