@@ -42,6 +42,24 @@ def test_credit_blocked_leaves_a_stub_not_started(tmp_path):
     assert {r["status"] for r in stubs["steps"]} == {"not started"} and stubs["score"] == 0
 
 
+def test_a_class_is_graded_with_one_secret_draw_of_inputs_for_everyone(monkeypatch):
+    from checks import grading
+
+    seeds = []
+    def grade_agent(path, **options):
+        seeds.append(options["seed"])
+        return {"agent": str(path), "steps": [], "passed": 0, "total": 0}
+
+    monkeypatch.setattr(grading, "grade_agent", grade_agent)
+    grading.grade_all([Submission(f"s{n}", AGENTS / "correct" / "line_scanner.py") for n in range(4)], jobs=2)
+    assert len(seeds) == 4 and len(set(seeds)) == 1 and isinstance(seeds[0], int)
+    grading.grade_all([Submission("s", AGENTS / "correct" / "line_scanner.py")], jobs=1)
+    assert seeds[4] != seeds[0]  # a new run, a new draw
+    monkeypatch.setenv("SPEC2CODE_SEED", "20261201")
+    grading.grade_all([Submission("s", AGENTS / "correct" / "line_scanner.py")], jobs=1)
+    assert seeds[5] == 20261201
+
+
 def test_every_graded_report_states_the_isolation_in_force():
     from harness.sandbox import isolation_level
 
