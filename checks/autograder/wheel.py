@@ -1,4 +1,4 @@
-"""The lab as a grading-only wheel: harness/, checks/ and lab/ with one requirement, pytest.
+"""The lab as a grading-only wheel: harness/, checks/ and lab/ (less its JupyterLab side) requiring only pytest.
 
 Grading imports nothing else outside the standard library (the notebooks' JupyterLab and matplotlib are imported
 only in lab/jupyter, and the live model's openai only when a live model is asked), so a Gradescope image installs
@@ -20,8 +20,7 @@ from harness.settings import PROJECT_ROOT
 NAME = "spec2code-lab"
 PACKAGES = ("harness", "checks", "lab")  # what grading runs: the harness, the checks, the spec2code command
 REQUIRES = ("pytest>=8",)  # everything grading imports beyond the standard library and the packages above
-DATA = ("*.py", "*.json")  # the files a package is made of (lab/jupyter's settings are JSON)
-SKIPPED = {"__pycache__"}
+LEFT_OUT = ("lab/jupyter",)  # the notebooks' JupyterLab side: grading never imports it (a test checks)
 STAMP = (1980, 1, 1, 0, 0, 0)  # every entry's date: the same files make the same wheel
 
 
@@ -68,11 +67,10 @@ def build() -> bytes:
 
 def _package_files():
     for package in PACKAGES:
-        folder = PROJECT_ROOT / package
-        paths = sorted({p for pattern in DATA for p in folder.rglob(pattern)})
-        for path in paths:
-            if SKIPPED.isdisjoint(path.relative_to(folder).parts) and path.is_file():
-                yield path.relative_to(PROJECT_ROOT).as_posix(), path.read_bytes()
+        for path in sorted((PROJECT_ROOT / package).rglob("*.py")):
+            name = path.relative_to(PROJECT_ROOT).as_posix()
+            if "__pycache__" not in name and not name.startswith(LEFT_OUT) and path.is_file():
+                yield name, path.read_bytes()
 
 
 def _metadata() -> str:

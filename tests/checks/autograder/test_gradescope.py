@@ -57,7 +57,8 @@ def test_the_zip_has_the_scripts_at_its_root_and_the_lab_as_a_grading_only_wheel
            " --partial" in run
     files = inner.namelist()
     assert {f.split("/")[0] for f in files} == {"harness", "checks", "lab", "spec2code_lab-0.1.0.dist-info"}
-    assert "checks/runner/child.py" in files and "lab/jupyter/overrides.json" in files
+    assert "checks/runner/child.py" in files and "lab/commands/__init__.py" in files
+    assert not any(f.startswith("lab/jupyter") for f in files)  # the notebooks' side: grading never imports it
     assert not any("__pycache__" in f or f.startswith("solutions") for f in files)  # no reference on the server
     meta = inner.read("spec2code_lab-0.1.0.dist-info/METADATA").decode()
     assert [line for line in meta.splitlines() if line.startswith("Requires-Dist")] == ["Requires-Dist: pytest>=8"]
@@ -166,7 +167,7 @@ def test_the_reference_scores_full_marks_as_it_does_with_the_full_install(fake_r
     root, env, _ = fake_root
     results = run_autograder(root, env, {"Agent.py": REFERENCE_AGENT.read_text()})  # as a Windows user names it
     assert results["score"] == 5 and [t["status"] for t in results["tests"]] == ["passed"] * 5
-    assert results["output_format"] == "text" and results["extra_data"]["isolation"] in ("namespaces", "process")
+    assert results["output_format"] == "text" and results["extra_data"]["isolation"] in ("namespaces", "user", "process")
     assert f"Isolation: {results['extra_data']['isolation']}" in results["output"]
     here = grade_submission(Submission("submission", REFERENCE_AGENT))
     assert [t["extra_data"]["checks"] for t in results["tests"]] == [r["checks"] for r in here["steps"]]
