@@ -29,11 +29,13 @@ code, .msg { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-s
 .msg { color: #57606a; display: block; margin-top: 3px; white-space: pre-wrap; word-break: break-word; }
 .mark { font-size: 16px; } .none { color: #57606a; font-style: italic; }
 """
-ISOLATION = {
-    "namespaces": "every agent ran walled off: as user nobody, in its own namespaces, with no network and a "
-                  "read-only view of the lab",
-    "process": "agents ran in their own processes with limits but without namespaces, as the grading user: grade "
-               "untrusted work in a container (as root) to get the stronger walls",
+ISOLATION = {  # the sandbox's levels, as the README's "The sandbox" describes them
+    "namespaces": "the strongest walls: each run in namespaces of its own, as a user of its own, with no network "
+                  "and a read-only view of the runtime",
+    "user": "each run as a user of its own, never root, with limits and no network, but without namespaces (root "
+            "in a container without CAP_SYS_ADMIN, as on Gradescope or Docker)",
+    "process": "separate processes with limits, as the grading user: grade untrusted work in a container to get "
+               "stronger walls",
 }
 KINDS = {"tried to forge": "ended early or wrote to the grader's channel, the way forged passes are tried",
          "crashed": "its process ended while a function ran", "timed out": "a call took longer than its limit",

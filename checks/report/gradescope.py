@@ -15,9 +15,11 @@ from .terminal import _details, _would, waiting
 
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's four
 TEXT = "text"  # Gradescope's plain-text format for a string field
-ISOLATION = {
-    "namespaces": "your agent ran walled off: as user nobody, with no network and a read-only view of the lab",
-    "process": "your agent ran in its own processes with limits, without namespaces (this machine allows no more)",
+ISOLATION = {  # the sandbox's levels (README, "The sandbox"), as a student reads them
+    "namespaces": "the strongest walls: code ran in namespaces of its own, as a user of its own, with no network",
+    "user": "code ran as a user of its own, never root, with limits and no network; this machine allows no "
+            "namespaces",
+    "process": "code ran in separate processes with limits, without a user of its own",
 }
 AGAIN = "Run `spec2code check` in your lab to see the same checks, with hints, before you submit again."
 

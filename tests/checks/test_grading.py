@@ -64,7 +64,7 @@ def test_every_graded_report_states_the_isolation_in_force():
     from harness.sandbox import isolation_level
 
     report = grade_submission(Submission("nothing", None, "no agent.py found"))
-    assert report["isolation"] == isolation_level() in ("namespaces", "process")
+    assert report["isolation"] == isolation_level() in ("namespaces", "user", "process")
 
 
 def test_the_summary_of_one_submission_does_not_say_how_many_at_a_time():

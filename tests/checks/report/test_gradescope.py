@@ -38,7 +38,7 @@ def test_extra_data_holds_the_check_by_check_verdict_and_the_isolation_is_stated
                                                                   "not started"]
     assert data["tests"][1]["extra_data"]["checks"] == one["steps"][1]["checks"]
     assert data["extra_data"]["isolation"] == "namespaces" and data["extra_data"]["submission"] == "s"
-    assert "Isolation: namespaces (your agent ran walled off" in data["output"]
+    assert "Isolation: namespaces (the strongest walls" in data["output"]
     assert data["output"].startswith("3/5 steps passed: 3/5 points.")
 
 
