@@ -82,7 +82,8 @@ def headline(graded: list[dict]) -> dict:
 
 
 def failing_checks(graded: list[dict], limit: int = 10) -> list[FailingCheck]:
-    """The checks failed by most students (not counting submissions that could not be graded at all)."""
+    """The checks failed by most students, counting only failures that are causes (not a file that did not load,
+    a check skipped after a timeout, or one that says it follows from another)."""
     students: Counter = Counter()
     messages: dict[tuple, Counter] = {}
     about: dict[tuple, tuple] = {}
@@ -90,9 +91,9 @@ def failing_checks(graded: list[dict], limit: int = 10) -> list[FailingCheck]:
         seen = set()
         for result in one["steps"]:
             for check in result["checks"]:
-                if check["status"] != FAILED or check["name"] in NOT_GRADED or \
+                if check["status"] != FAILED or check["name"] in NOT_GRADED or check.get("follows") or \
                         check["message"].startswith(NOT_CHECKED):
-                    continue
+                    continue  # not a mistake of its own: one earlier in the step explains it
                 key = (result["step"], check["name"])
                 if key in seen:
                     continue
