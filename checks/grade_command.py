@@ -2,6 +2,7 @@
 
     spec2code grade submissions/ --out grades.csv             # one row per student, scores per step
     spec2code grade submissions/ --format junit --out grades.xml
+    spec2code grade class.zip --credit-blocked --out grades.csv  # a platform's export, zipped, as it came
     spec2code grade --format gradescope                       # inside Gradescope: /autograder/... in and out
 
 Each submission is graded by the engine (checks.grade_agent) in its own child process, so nothing a submission
@@ -19,10 +20,13 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.files import write_atomically
 
-from .grading import DEFAULT_JOBS, grade_all, summary
+from .grading import DEFAULT_JOBS, grade_all
 from .report import FORMATS, render
+from .report.gradescope import VISIBILITIES
+from .report.progress import Progress
+from .report.summary import summary
 from .steps import STEPS
-from .submissions import find_submissions
+from .submissions import Scratch, survey
 
 GRADESCOPE_SUBMISSION = "/autograder/submission"  # where Gradescope puts the student's files
 GRADESCOPE_RESULTS = "/autograder/results/results.json"  # where Gradescope reads the verdict
@@ -34,22 +38,31 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = _parse(argv)
-        submissions = find_submissions(args.submissions, gradescope=args.format == "gradescope",
-                                       submission_dir=args.submission_dir)
-        out = _output_path(args)
-    except UsageError as exc:
-        print(f"spec2code grade: {exc}", file=sys.stderr)
-        return 2
+    with Scratch() as scratch:  # zips are unpacked here, and removed when grading is done
+        try:
+            args = _parse(argv)
+            found = survey(args.submissions, gradescope=args.format == "gradescope",
+                           submission_dir=args.submission_dir, scratch=scratch)
+            out = _output_path(args)
+        except UsageError as exc:
+            print(f"spec2code grade: {exc}", file=sys.stderr)
+            return 2
+        return _grade(args, found, out)
+
+
+def _grade(args, found, out: Path | None) -> int:
     started = time.monotonic()
+    submissions = found.submissions
     try:
-        graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points,
-                           partial=args.partial, progress=sys.stderr.isatty())
+        with Progress(len(submissions)) as progress:
+            graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points,
+                               partial=args.partial, credit_blocked=args.credit_blocked, progress=progress)
     except KeyboardInterrupt:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
-    text = render(graded, args.format)
+    options = {"visibility": args.visibility, "step_visibility": args.step_visibility} \
+        if args.format == "gradescope" else {}
+    text = render(graded, args.format, **options)
     if out is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -59,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as exc:
             print(f"spec2code grade: could not write {out}: {exc.strerror or exc}", file=sys.stderr)
             return 2
-    print(summary(graded, seconds=time.monotonic() - started, jobs=args.jobs, out=out), file=sys.stderr)
+    print(summary(graded, seconds=time.monotonic() - started, jobs=args.jobs, out=out, found=found),
+          file=sys.stderr)
     return 0
 
 
@@ -67,11 +81,12 @@ def _parse(argv) -> argparse.Namespace:
     parser = _Parser(
         prog="spec2code grade",
         description="Grade many submissions of agent.py and write per-step scores (one point per step by default).",
-        epilog="A SUBMISSION is an agent.py (or any .py file), a student's folder (its agent.py directly inside or "
-        "one level down), or a class folder: a folder without agent.py, in which each subfolder and each .py file is "
-        "one submission. With --format gradescope and no SUBMISSION, reads /autograder/submission and writes "
-        "/autograder/results/results.json. Exit status: 0 when grading completed (whatever the scores), 2 for "
-        "a usage error.",
+        epilog="A SUBMISSION is an agent.py (or any .py file), a zip (unpacked first), a student's folder (their "
+        "agent.py, Agent.py, agent (1).py, my_agent.py ..., or a copy of the repo), or a class folder: exported by "
+        "Canvas, Moodle, Blackboard or GitHub Classroom (read as students, latest attempt only), or one subfolder or "
+        ".py file per student. With --format gradescope and no SUBMISSION, reads /autograder/submission and writes "
+        "/autograder/results/results.json. A blocked step (one whose earlier step failed) scores 0 unless "
+        "--credit-blocked. Exit status: 0 when grading completed (whatever the scores), 2 for a usage error.",
     )
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION", help="agent.py files or folders")
     parser.add_argument("--format", choices=FORMATS, default="csv", help="output format (default: csv)")
@@ -80,10 +95,17 @@ def _parse(argv) -> argparse.Namespace:
                         help=f"submissions graded at once (default: {DEFAULT_JOBS})")
     parser.add_argument("--timeout", type=_positive(float), metavar="S",
                         help="most seconds one call of a student's function may take (default: 3, 10 for steps 4-5)")
-    parser.add_argument("--points", type=_points, default=(1.0,) * len(STEPS), metavar="P[,P...]",
+    parser.add_argument("--points", type=parse_points, default=(1.0,) * len(STEPS), metavar="P[,P...]",
                         help="points per step: one number for every step, or one per step (default: 1)")
     parser.add_argument("--partial", action="store_true",
                         help="a step scores the fraction of its checks passed (default: all or nothing)")
+    parser.add_argument("--credit-blocked", action="store_true",
+                        help="grade a blocked step's checks as if the steps it needs had passed (default: it scores 0)")
+    parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
+                        help="--format gradescope: when students see the result (default: visible)")
+    parser.add_argument("--step-visibility", type=parse_step_visibility, metavar="V[,V...]",
+                        help="--format gradescope: when students see each step's test, one for all or one per step "
+                        "(default: as --visibility)")
     parser.add_argument("--submission-dir", default=GRADESCOPE_SUBMISSION, metavar="DIR",
                         help=f"--format gradescope, no SUBMISSION: the folder to grade ({GRADESCOPE_SUBMISSION})")
     parser.add_argument("--results", default=GRADESCOPE_RESULTS, metavar="PATH",
@@ -104,16 +126,37 @@ def _positive(kind):
     return convert
 
 
-def _points(text: str) -> tuple[float, ...]:
+def _per_step(convert, noun: str, plural: str):
+    """A command-line list: one value for every step, or one per step."""
+    def parse(text: str) -> tuple:
+        values = tuple(convert(part.strip()) for part in text.split(","))
+        if len(values) == 1:
+            values *= len(STEPS)
+        if len(values) != len(STEPS):
+            raise argparse.ArgumentTypeError(f"give one {noun} for every step, or {len(STEPS)} {plural}")
+        return values
+
+    return parse
+
+
+def _number(text: str) -> float:
     try:
-        values = tuple(float(part) for part in text.split(","))
+        value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers") from None
-    if len(values) == 1:
-        values *= len(STEPS)
-    if len(values) != len(STEPS) or any(v < 0 or v != v for v in values):
+    if value < 0 or value != value:
         raise argparse.ArgumentTypeError(f"give one number for every step, or {len(STEPS)} numbers of 0 or more")
-    return values
+    return value
+
+
+def _visibility(text: str) -> str:
+    if text not in VISIBILITIES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(VISIBILITIES)}")
+    return text
+
+
+parse_points = _per_step(_number, "number", "numbers")  # --points: also read by `spec2code autograder`
+parse_step_visibility = _per_step(_visibility, "visibility", "visibilities")  # --step-visibility, likewise
 
 
 def _output_path(args) -> Path | None:

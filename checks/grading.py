@@ -1,65 +1,107 @@
-"""Grading a class: each submission graded by the engine in its own child, scored, and summed up for the instructor."""
+"""Grading a class: each submission graded by the engine in its own child, scored, and given a name and a note."""
 
 from __future__ import annotations
 
-import itertools
 import os
-import statistics
-import sys
+import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from harness import settings
+from harness.sandbox import isolation_level
 from harness.settings import shown
 from harness.text import clean_data, one_line
 
-from .engine import FAILED, NOT_STARTED, PASSED, grade_agent
-from .steps import STEPS
+from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
+from .steps import BY_NUMBER, STEPS
 from .submissions import AGENT, Submission
 
 DEFAULT_JOBS = min(4, os.cpu_count() or 1)  # submissions graded at once; each grading is mostly waiting on a child
 NOTE_LENGTH = 120  # characters of the first failure kept in a CSV note
+NOT_GRADED = ("loads", "submitted", "graded")  # the one check of a submission that could not be checked at all
 
 
 def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=None, partial=False,
-              progress=False) -> list[dict]:
-    """Grade every submission (up to `jobs` at once) and return one scored report each, in the given order."""
+              credit_blocked=False, progress=None) -> list[dict]:
+    """Grade every submission (up to `jobs` at once) and return one scored report each, in the given order.
+
+    progress: a report.progress.Progress told when each submission starts and ends (None: nothing is shown).
+    """
     for current in STEPS:  # load every step's checks here, before threads share them
         current.checks()
     points = tuple(points or (1.0,) * len(STEPS))
-    done = itertools.count(1)
+    # One secret draw of the checks' inputs for the whole class (unless SPEC2CODE_SEED fixes it): every student
+    # meets the same inputs, and the sandbox reuses its work on the same tests (a draw per student is ~5x slower).
+    seed = settings.get("SPEC2CODE_SEED")
+    seed = secrets.randbits(64) if seed is None else seed
 
     def one(submission: Submission) -> dict:
-        report = grade_submission(submission, timeout=timeout, points=points, partial=partial)
-        finished = next(done)  # one step of a shared counter: safe across threads
         if progress:
-            print(f"\rgraded {finished}/{len(submissions)}", end="", file=sys.stderr, flush=True)
+            progress.started(submission.name)
+        report = grade_submission(submission, timeout=timeout, points=points, partial=partial,
+                                  credit_blocked=credit_blocked, seed=seed)
+        if progress:
+            progress.finished(submission.name)
         return report
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        reports = list(pool.map(one, submissions))
+        return list(pool.map(one, submissions))
     finally:  # on Ctrl-C, drop the submissions not started yet instead of grading them all first
         pool.shutdown(wait=True, cancel_futures=True)
-    if progress:
-        print("\r", end="", file=sys.stderr)
-    return reports
 
 
-def grade_submission(submission: Submission, *, timeout=None, points=None, partial=False) -> dict:
-    """The engine's report on one submission, plus its name, scores, time and a note. Never raises."""
+def grade_submission(submission: Submission, *, timeout=None, points=None, partial=False,
+                     credit_blocked=False, seed=None) -> dict:
+    """The engine's report on one submission, plus its name, scores, time and a note. Never raises.
+
+    seed: the draw of the checks' inputs (default: the engine's, SPEC2CODE_SEED or a fresh secret one)."""
     started = time.monotonic()
     if submission.path is None:
         report = _unchecked(submission.name, "submitted", f"{AGENT} was submitted", submission.note,
                             f"hand in the file named {AGENT}")
     else:
         try:
-            report = grade_agent(submission.path, timeout=timeout)
+            report = grade_agent(submission.path, timeout=timeout, seed=seed)
+            if credit_blocked:
+                report = _credit_blocked(report)
         except Exception as exc:  # the lab failed on this one: the batch goes on, the row says why
             report = _unchecked(shown(submission.path), "graded", "the grader could run",
                                 f"could not be graded ({type(exc).__name__}: {exc})",
                                 "this is a problem in the lab, not in the submission: please report it")
     scored = score(report, submission, points or (1.0,) * len(STEPS), partial, time.monotonic() - started)
+    scored["isolation"] = _isolation()
     return clean_data(scored)  # a folder's name may hold anything a file system allows
+
+
+def _credit_blocked(report: dict) -> dict:
+    """The report with each blocked step scored as if the steps it needs had passed (`--credit-blocked`).
+
+    The engine runs a blocked step's checks anyway and says in each check's `would` whether it passes now; here
+    those verdicts count, and the step says so in `credited`.
+    """
+    statuses = {r["step"]: r["status"] for r in report["steps"]}
+    steps = []
+    for result in report["steps"]:
+        if result["status"] == BLOCKED and result["checks"] and all("would" in c for c in result["checks"]):
+            checks = [{"name": c["name"], "description": c["description"],
+                       "status": PASSED if c["would"] == "pass" else FAILED,
+                       "message": c.get("would_message", ""), "hint": c.get("would_hint", "")}
+                      for c in result["checks"]]
+            roots = [n for n in BY_NUMBER[result["step"]].needs if statuses.get(n) not in (PASSED, BLOCKED)]
+            needed = " and ".join(BY_NUMBER[n].label for n in roots) or "the steps it needs"
+            result = dict(result, checks=checks, status=PASSED if all(c["status"] == PASSED for c in checks)
+                          else FAILED, credited=f"blocked, and graded as if {needed} had passed (--credit-blocked)")
+        steps.append(result)
+    return dict(report, steps=steps, passed=sum(r["status"] == PASSED for r in steps))
+
+
+def _isolation() -> str:
+    """The isolation level the sandbox has here, as every report states it ('unknown' if it cannot start)."""
+    try:
+        return isolation_level()
+    except Exception:  # the grade still stands; the line saying how walled it was cannot be had
+        return "unknown"
 
 
 def _unchecked(agent: str, name: str, description: str, message: str, hint: str) -> dict:
@@ -71,20 +113,23 @@ def _unchecked(agent: str, name: str, description: str, message: str, hint: str)
 
 
 def score(report: dict, submission: Submission, points, partial: bool, seconds: float) -> dict:
-    """The report with scores added: per step `score`/`max_score`, and `submission`, `score`, `max_score`, `note`."""
+    """The report with scores added: per step `score`/`max_score`, and `submission`, `student`, `student_id`,
+    `score`, `max_score`, `note` and `seconds`."""
     for result, most in zip(report["steps"], points):
         checks = result["checks"]
         if partial and checks:
             earned = most * sum(c["status"] == PASSED for c in checks) / len(checks)
         else:
             earned = most if result["status"] == PASSED else 0.0
-        result["score"], result["max_score"] = _number(earned), _number(most)
+        result["score"], result["max_score"] = number(earned), number(most)
     notes = [n for n in (submission.note, first_failure(report)) if n]
     return {
         "submission": submission.name,
+        "student": submission.student or submission.name,
+        "student_id": submission.student_id,
         **report,
-        "score": _number(sum(r["score"] for r in report["steps"])),
-        "max_score": _number(sum(r["max_score"] for r in report["steps"])),
+        "score": number(sum(r["score"] for r in report["steps"])),
+        "max_score": number(sum(r["max_score"] for r in report["steps"])),
         "note": "; ".join(dict.fromkeys(notes)),
         "seconds": round(seconds, 2),
     }
@@ -101,7 +146,7 @@ def first_failure(report: dict) -> str:
             return f"{label} not started"
         if failed is None:
             text = result["checks"][0]["message"] if result["checks"] else result["status"]
-        elif failed["name"] in ("loads", "submitted", "graded"):
+        elif failed["name"] in NOT_GRADED:
             return one_line(failed["message"], NOTE_LENGTH)
         else:
             text = f"{failed['description']}: {failed['message']}"
@@ -109,33 +154,12 @@ def first_failure(report: dict) -> str:
     return ""
 
 
-def _number(value: float):
+def did_not_load(one: dict) -> bool:
+    """True for a scored report whose submission could not be checked at all (missing, did not load)."""
+    return all(len(r["checks"]) == 1 and r["checks"][0]["name"] in NOT_GRADED for r in one["steps"])
+
+
+def number(value: float):
+    """A score as people write it: 2, not 2.0; at most four decimals."""
     value = round(float(value), 4)
     return int(value) if value == int(value) else value
-
-
-
-
-def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None) -> str:
-    """A few lines for the instructor: how many, the mean score, each step's pass rate, what did not load."""
-    count = len(graded)
-    most = graded[0]["max_score"] if graded else 0
-    mean = statistics.fmean(one["score"] for one in graded) if graded else 0.0
-    lines = [f"Graded {count} submission{'s' if count != 1 else ''} in {seconds:.1f} s ({jobs} at a time): "
-             f"mean score {mean:.2f}/{_number(most)}"]
-    for current in STEPS:
-        passed = sum(r["status"] == PASSED for one in graded for r in one["steps"] if r["step"] == current.number)
-        rate = 100 * passed / count if count else 0
-        lines.append(f"  step {current.number} {current.function:<14} passed by {passed}/{count} ({rate:.0f}%)")
-    unloaded = [one["submission"] for one in graded if _did_not_load(one)]
-    if unloaded:
-        shown_names = ", ".join(unloaded[:8]) + (f" and {len(unloaded) - 8} more" if len(unloaded) > 8 else "")
-        lines.append(f"  not graded (missing, did not load): {shown_names}")
-    if out is not None:
-        lines.append(f"Wrote {out}")
-    return "\n".join(lines)
-
-
-def _did_not_load(one: dict) -> bool:
-    return all(len(r["checks"]) == 1 and r["checks"][0]["name"] in ("loads", "submitted", "graded")
-               for r in one["steps"])

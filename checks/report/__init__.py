@@ -1,5 +1,6 @@
-"""The one report renderer: every view of a verdict (the terminal, a notebook, CSV, JSON, JUnit XML, Gradescope)
-is made here from the engine's report, with one set of marks and colours.
+"""The one report renderer: every view of a verdict (the terminal, a notebook, CSV, JSON, JUnit XML, Gradescope, the
+grading summary and progress, the class report page) is made here from the engine's report, with one set of marks
+and colours.
 
 The engine makes every string in a report safe once, where it enters (harness.text.clean_data); nothing here
 needs to worry about terminal escapes, lone surrogates or characters XML cannot hold.
@@ -12,12 +13,16 @@ from .marks import ANSI, COLOURS, GLYPHS, MARKS
 FORMATS = ("csv", "json", "junit", "gradescope")  # what `spec2code grade --format` writes
 
 
-def render(graded: list[dict], format: str) -> str:
-    """Scored reports (one per submission) as text in `format`: csv, json, junit or gradescope."""
-    from . import formats
+def render(graded: list[dict], format: str, **options) -> str:
+    """Scored reports (one per submission) as text in `format`: csv, json, junit or gradescope.
 
-    return {"csv": formats.to_csv, "json": formats.to_json, "junit": formats.to_junit,
-            "gradescope": formats.to_gradescope}[format](graded)
+    options: for gradescope, `visibility` and `step_visibility` (see gradescope.to_gradescope).
+    """
+    from . import formats, gradescope
+
+    if format == "gradescope":
+        return gradescope.to_gradescope(graded, **options)
+    return {"csv": formats.to_csv, "json": formats.to_json, "junit": formats.to_junit}[format](graded)
 
 
 __all__ = ["ANSI", "COLOURS", "FORMATS", "GLYPHS", "MARKS", "render"]

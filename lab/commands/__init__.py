@@ -15,6 +15,8 @@ COMMANDS = {
     "compare": ("lab.commands.compare", "show your function beside the reference"),
     "reset": ("lab.commands.reset", "save your agent.py aside and start over from the stubs"),
     "grade": ("checks.grade_command", "grade many submissions (CSV, JSON, JUnit XML, Gradescope)"),
+    "report": ("lab.commands.report", "a class report page from grades.json (spec2code grade --format json)"),
+    "autograder": ("lab.commands.autograder", "build a Gradescope autograder zip or a GitHub Classroom workflow"),
 }
 
 

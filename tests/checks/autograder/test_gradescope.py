@@ -1,0 +1,221 @@
+"""checks/autograder: the Gradescope zip, built by the lab, installed and run as Gradescope does it, in a fake root.
+
+The slow test unpacks the zip into a fake /autograder, runs setup.sh in a fresh virtual environment with no network
+(pip reads a wheelhouse repacked from what this environment has installed), then run_autograder for each kind of
+submission, and checks every results.json against Gradescope's specification.
+"""
+
+import base64
+import hashlib
+import io
+import json
+import shutil
+import stat
+import subprocess
+import sys
+import venv
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+from checks.autograder import gradescope, wheel
+from checks.grading import grade_submission
+from checks.submissions import Submission
+from lab.commands import autograder
+from tests.checks.report import gradescope_spec
+from lab.commands.stubs import render as shipped_stubs
+from tests.paths import REFERENCE_AGENT, ROOT
+from tests.shipped import stubs_file
+
+NOT_FOR_GRADING = ("matplotlib", "nbformat", "nbclient", "jupyterlab", "ipykernel", "IPython", "openai")
+HANG_AT_IMPORT = "while True:\n    pass\n"
+
+
+def build_zip(folder: Path, *options: str) -> Path:
+    out = folder / "autograder.zip"
+    assert autograder.main(["gradescope", "--out", str(out), *options]) == 0
+    return out
+
+
+def test_the_zip_has_the_scripts_at_its_root_and_the_lab_as_a_grading_only_wheel(tmp_path, capsys):
+    out = build_zip(tmp_path, "--points", "1,1,1,2,2", "--partial", "--step-visibility", "visible,visible,visible,"
+                    "after_due_date,hidden")
+    said = capsys.readouterr().out
+    assert "Programming Assignment worth 7 points" in said and "Update Autograder" in said
+    with zipfile.ZipFile(out) as archive:
+        names = archive.namelist()
+        assert names == ["setup.sh", "run_autograder", wheel.filename()]
+        for name in ("setup.sh", "run_autograder"):
+            mode = archive.getinfo(name).external_attr >> 16
+            assert stat.S_ISREG(mode) and mode & 0o111, name
+        run = archive.read("run_autograder").decode()
+        inner = zipfile.ZipFile(archive.open(wheel.filename()))
+    assert "--points 1,1,1,2,2 --visibility visible --step-visibility visible,visible,visible,after_due_date,hidden" \
+           " --partial" in run
+    files = inner.namelist()
+    assert {f.split("/")[0] for f in files} == {"harness", "checks", "lab", "spec2code_lab-0.1.0.dist-info"}
+    assert "checks/runner/child.py" in files and "lab/commands/__init__.py" in files
+    assert not any(f.startswith("lab/jupyter") for f in files)  # the notebooks' side: grading never imports it
+    assert not any("__pycache__" in f or f.startswith("solutions") for f in files)  # no reference on the server
+    meta = inner.read("spec2code_lab-0.1.0.dist-info/METADATA").decode()
+    assert [line for line in meta.splitlines() if line.startswith("Requires-Dist")] == ["Requires-Dist: pytest>=8"]
+    assert gradescope.build() == gradescope.build()  # the same lab makes the same zip
+
+
+def test_grading_imports_nothing_the_grading_only_install_leaves_out():
+    code = (f"import sys\nfor name in {NOT_FOR_GRADING!r}:\n    sys.modules[name] = None  # importing it fails\n"
+            "from lab.commands import main\n"
+            f"sys.exit(main(['grade', {str(REFERENCE_AGENT)!r}, '--format', 'json']))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[0]["score"] == 5
+
+
+# --- the zip installed and run as Gradescope does ------------------------------------------------------------
+
+
+def repack(name: str, wheelhouse: Path) -> None:
+    """A wheel of the installed distribution `name` (pure Python), rebuilt from its installed files."""
+    dist = metadata.distribution(name)
+    info = next(f for f in dist.files if f.parent.name.endswith(".dist-info") and f.name == "METADATA").parent
+    files = {}
+    for entry in dist.files:
+        if entry.parts[0] == ".." or entry.name in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json") \
+                or "__pycache__" in entry.parts:
+            continue
+        files[entry.as_posix()] = Path(dist.locate_file(entry)).read_bytes()
+    tag = next(line.split(": ")[1] for line in files[f"{info}/WHEEL"].decode().splitlines() if line.startswith("Tag"))
+    record = "".join(f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()}"
+                     f",{len(data)}\n" for path, data in files.items()) + f"{info}/RECORD,,\n"
+    stem = info.name[: -len(".dist-info")]
+    with zipfile.ZipFile(wheelhouse / f"{stem}-{tag}.whl", "w") as archive:
+        for path, data in files.items():
+            archive.writestr(path, data)
+        archive.writestr(f"{info}/RECORD", record)
+
+
+def requirements(name: str, seen: set) -> set:
+    """`name` and everything it requires here, recursively (markers evaluated for this Python)."""
+    key = name.lower().replace("_", "-")
+    if key in seen:
+        return seen
+    seen.add(key)
+    for text in metadata.requires(name) or []:
+        requirement = Requirement(text)
+        if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+            requirements(requirement.name, seen)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def fake_root(tmp_path_factory):
+    """The zip unpacked into a fake /autograder, setup.sh run in a fresh environment: (root, environment vars)."""
+    base = tmp_path_factory.mktemp("gradescope")
+    wheelhouse = base / "wheelhouse"
+    wheelhouse.mkdir()
+    for name in requirements("pytest", set()):
+        repack(name, wheelhouse)
+    image = base / "image"  # the Python of Gradescope's image: nothing installed in it yet
+    venv.EnvBuilder(with_pip=True).create(image)
+    root = base / "autograder"
+    with zipfile.ZipFile(build_zip(base)) as archive:
+        archive.extractall(root / "source")
+    (root / "submission").mkdir()
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")  # as Gradescope does
+    (root / "run_autograder").chmod(0o755)
+    env = {"PATH": f"{image / 'bin'}:/usr/bin:/bin", "HOME": str(base), "LANG": "C.UTF-8",
+           "SPEC2CODE_AUTOGRADER_ROOT": str(root), "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse)}
+    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the autograder is installed" in done.stdout
+    return root, env, image
+
+
+def run_autograder(root: Path, env: dict, files: dict, script: str = "run_autograder") -> dict:
+    """Hand in `files` (name -> text) and run the autograder; return results.json, checked against the spec."""
+    shutil.rmtree(root / "submission")
+    (root / "submission").mkdir()
+    for name, text in files.items():
+        (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "submission" / name).write_text(text, encoding="utf-8")
+    done = subprocess.run([str(root / script)], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    gradescope_spec.validate(results)
+    return results
+
+
+@pytest.mark.slow
+def test_setup_installs_only_what_grading_needs(fake_root):
+    _, _, image = fake_root
+    python = image / "bin" / "python"
+    for name in NOT_FOR_GRADING:
+        found = subprocess.run([str(python), "-c", f"import {name}"], capture_output=True, timeout=60)
+        assert found.returncode != 0, f"{name} was installed"
+    installed = subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], capture_output=True,
+                               text=True, timeout=60)
+    names = {d["name"].lower() for d in json.loads(installed.stdout)}
+    assert "spec2code-lab" in names and "pytest" in names and "jupyterlab" not in names
+
+
+@pytest.mark.slow
+def test_the_reference_scores_full_marks_as_it_does_with_the_full_install(fake_root):
+    root, env, _ = fake_root
+    results = run_autograder(root, env, {"Agent.py": REFERENCE_AGENT.read_text()})  # as a Windows user names it
+    assert results["score"] == 5 and [t["status"] for t in results["tests"]] == ["passed"] * 5
+    assert results["output_format"] == "text" and results["extra_data"]["isolation"] in ("namespaces", "user", "process")
+    assert f"Isolation: {results['extra_data']['isolation']}" in results["output"]
+    here = grade_submission(Submission("submission", REFERENCE_AGENT))
+    assert [t["extra_data"]["checks"] for t in results["tests"]] == [r["checks"] for r in here["steps"]]
+
+
+@pytest.mark.slow
+def test_the_stubs_score_0_and_say_not_started(fake_root, tmp_path):
+    root, env, _ = fake_root
+    results = run_autograder(root, env, {"spec2code-lab/lab/agent.py": shipped_stubs(),
+                                         "spec2code-lab/solutions/agent.py": REFERENCE_AGENT.read_text()})
+    assert results["score"] == 0
+    assert all(t["output"].startswith("not started: ") for t in results["tests"])
+    here = grade_submission(Submission("submission", stubs_file(tmp_path)))
+    assert [t["extra_data"]["checks"] for t in results["tests"]] == [r["checks"] for r in here["steps"]]
+
+
+@pytest.mark.slow
+def test_a_syntax_error_an_empty_submission_and_a_hang_each_score_0_with_the_reason(fake_root):
+    root, env, _ = fake_root
+    broken = run_autograder(root, env, {"agent.py": "def extract_code(reply:\n    return reply\n"})
+    assert broken["score"] == 0 and "agent.py has a syntax error on line 1" in broken["output"]
+    empty = run_autograder(root, env, {})
+    assert empty["score"] == 0 and "no agent.py found: the submission is empty" in empty["output"]
+    stubs = shipped_stubs()
+    hangs = run_autograder(root, env, {"agent (1).py": stubs.replace(
+        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
+        "while True:\n        pass", 1)})
+    assert hangs["score"] == 0 and "took more than 3 s" in hangs["tests"][0]["output"]
+
+
+@pytest.mark.slow
+def test_results_json_is_written_even_when_grading_runs_out_of_time_or_crashes(fake_root, tmp_path):
+    root, env, _ = fake_root
+    with zipfile.ZipFile(build_zip(tmp_path, "--time-limit", "3")) as archive:
+        (root / "run_autograder_3s").write_bytes(archive.read("run_autograder"))
+    (root / "run_autograder_3s").chmod(0o755)
+    stuck = run_autograder(root, env, {"agent.py": HANG_AT_IMPORT}, script="run_autograder_3s")
+    assert stuck["score"] == 0 and stuck["output"].startswith("Grading stopped after 3 s without a result.")
+    assert [t["max_score"] for t in stuck["tests"]] == [1] * 5 and stuck["output_format"] == "text"
+    no_lab = dict(env, PATH="/usr/bin:/bin")  # a Python without the lab: the grader cannot even start
+    crashed = run_autograder(root, no_lab, {"agent.py": REFERENCE_AGENT.read_text()})
+    assert crashed["score"] == 0 and "could not finish grading this submission" in crashed["output"]
+    assert "No module named" in crashed["output"]
+
+
+def test_both_scripts_default_to_slash_autograder_and_honour_the_setting():
+    with zipfile.ZipFile(io.BytesIO(gradescope.build())) as archive:
+        for name in ("setup.sh", "run_autograder"):
+            script = archive.read(name).decode()
+            assert 'ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"' in script
+            assert "unset SPEC2CODE_AUTOGRADER_ROOT" in script  # the lab itself refuses unknown SPEC2CODE_ names
