@@ -18,8 +18,10 @@ from checks.report.progress import Progress
 from checks.report.summary import summary
 from checks.submissions import Submission
 from tests.checks.report.test_formats import scored
-from tests.paths import AGENTS
+from tests.helpers import contained_corpus
 from tests.shipped import stubs_file
+
+AGENTS = contained_corpus()  # the fixture agents, as the grader's child can run them
 
 UNSTRIPPED = AGENTS / "wrong" / "unstripped_bare_reply.py"  # step 1 fails, so steps 2-4 are blocked
 

@@ -11,8 +11,11 @@ from checks.grading import grade_all
 from checks.report import class_stats
 from checks.report.class_page import to_html
 from checks.submissions import Submission
-from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
+from tests.helpers import contained_corpus
+from tests.paths import REFERENCE_AGENT, ROOT
 from tests.shipped import stubs_file
+
+AGENTS = contained_corpus()  # the fixture agents, as the grader's child can run them
 
 CLASS = {  # submission -> agent file (None: nothing handed in)
     "ada": REFERENCE_AGENT,
