@@ -43,6 +43,7 @@ $(STAMP): pyproject.toml
 $(DEV_STAMP): $(STAMP)
 	@echo "Installing the development tools for the tests (import-linter, Playwright)"
 	@$(PIP) -e '.[dev]'
+	@$(BIN)/python -m tests.schemas
 	@touch $(DEV_STAMP)
 
 # Rebuild the reload extension (needs node and npm) and record the sources it was built from; commit the result.

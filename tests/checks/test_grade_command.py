@@ -18,10 +18,10 @@ from checks.report import formats as grade_formats
 from checks.report.gradescope import to_gradescope
 from checks.steps import STEPS
 from checks.submissions import Submission
-from harness.settings import PROJECT_ROOT as ROOT
-from tests.checks.report import gradescope_spec
 from harness.settings import REFERENCE_AGENT
+from tests.checks.report import gradescope_spec
 from tests.helpers import contained_corpus
+from tests.schemas import junit_schema
 from tests.shipped import stubs_file
 
 # The stubs as shipped, in a copy of the lab's layout (a student's lab/agent.py plays no part). Its folder names it.
@@ -225,7 +225,7 @@ def test_junit_parses_and_counts_every_check(reports):
 
 def test_the_class_in_junit_is_valid_against_junit_10_xsd(reports):
     xmlschema = pytest.importorskip("xmlschema", reason="install the dev extra: pip install -e '.[dev]'")
-    schema = xmlschema.XMLSchema(str(ROOT / "tests" / "checks" / "report" / "junit-10.xsd"))
+    schema = xmlschema.XMLSchema(str(junit_schema()))
     schema.validate(grade_formats.to_junit(reports))
 
 
