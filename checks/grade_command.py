@@ -56,7 +56,8 @@ def _grade(args, found, out: Path | None) -> int:
     try:
         with Progress(len(submissions)) as progress:
             graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points,
-                               partial=args.partial, credit_blocked=args.credit_blocked, progress=progress)
+                               partial=args.partial, credit_blocked=args.credit_blocked, progress=progress,
+                               task=args.task, require=args.require_isolation)
     except KeyboardInterrupt:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
@@ -106,11 +107,25 @@ def _parse(argv) -> argparse.Namespace:
     parser.add_argument("--step-visibility", type=parse_step_visibility, metavar="V[,V...]",
                         help="--format gradescope: when students see each step's test, one for all or one per step "
                         "(default: as --visibility)")
+    parser.add_argument("--task", type=_task, metavar="NAME",
+                        help="the task of the checks that run the lab's model in steps 2 and 4 (default: leap_year)")
+    parser.add_argument("--require-isolation", choices=("namespaces", "user", "process"), metavar="LEVEL",
+                        help="refuse to grade where the walls are weaker than LEVEL: namespaces, user or process "
+                        "(default: $SPEC2CODE_REQUIRE_ISOLATION)")
     parser.add_argument("--submission-dir", default=GRADESCOPE_SUBMISSION, metavar="DIR",
                         help=f"--format gradescope, no SUBMISSION: the folder to grade ({GRADESCOPE_SUBMISSION})")
     parser.add_argument("--results", default=GRADESCOPE_RESULTS, metavar="PATH",
                         help=f"--format gradescope, no SUBMISSION, no --out: where to write ({GRADESCOPE_RESULTS})")
     return parser.parse_args(argv)
+
+
+def _task(name: str):
+    from harness.tasks import UnknownTask, task
+
+    try:
+        return task(name)
+    except UnknownTask as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive(kind):

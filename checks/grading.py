@@ -12,6 +12,7 @@ from harness.sandbox import isolation_level
 from harness.settings import shown
 from harness.text import clean_data, one_line
 
+from . import isolation
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
 from .steps import BY_NUMBER, STEPS
 from .submissions import AGENT, Submission
@@ -22,11 +23,14 @@ NOT_GRADED = ("loads", "submitted", "graded")  # the one check of a submission t
 
 
 def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=None, partial=False,
-              credit_blocked=False, progress=None) -> list[dict]:
+              credit_blocked=False, progress=None, task=None, require=None) -> list[dict]:
     """Grade every submission (up to `jobs` at once) and return one scored report each, in the given order.
 
     progress: a report.progress.Progress told when each submission starts and ends (None: nothing is shown).
+    task: the task of the checks that run the lab's model (see grade_agent). require: the weakest isolation to
+    grade with (default: SPEC2CODE_REQUIRE_ISOLATION); below it, IsolationTooWeak before anything is graded.
     """
+    isolation.require(require or settings.get("SPEC2CODE_REQUIRE_ISOLATION"))
     for current in STEPS:  # load every step's checks here, before threads share them
         current.checks()
     points = tuple(points or (1.0,) * len(STEPS))
@@ -39,7 +43,7 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
         if progress:
             progress.started(submission.name)
         report = grade_submission(submission, timeout=timeout, points=points, partial=partial,
-                                  credit_blocked=credit_blocked, seed=seed)
+                                  credit_blocked=credit_blocked, seed=seed, task=task)
         if progress:
             progress.finished(submission.name)
         return report
@@ -52,7 +56,7 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
 
 
 def grade_submission(submission: Submission, *, timeout=None, points=None, partial=False,
-                     credit_blocked=False, seed=None) -> dict:
+                     credit_blocked=False, seed=None, task=None) -> dict:
     """The engine's report on one submission, plus its name, scores, time and a note. Never raises.
 
     seed: the draw of the checks' inputs (default: the engine's, SPEC2CODE_SEED or a fresh secret one)."""
@@ -62,7 +66,7 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
                             f"hand in the file named {AGENT}")
     else:
         try:
-            report = grade_agent(submission.path, timeout=timeout, seed=seed)
+            report = grade_agent(submission.path, timeout=timeout, seed=seed, task=task)
             if credit_blocked:
                 report = _credit_blocked(report)
         except Exception as exc:  # the lab failed on this one: the batch goes on, the row says why
@@ -70,7 +74,7 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
                                 f"could not be graded ({type(exc).__name__}: {exc})",
                                 "this is a problem in the lab, not in the submission: please report it")
     scored = score(report, submission, points or (1.0,) * len(STEPS), partial, time.monotonic() - started)
-    scored["isolation"] = _isolation()
+    scored["isolation"] = report.get("isolation") or _isolation()
     return clean_data(scored)  # a folder's name may hold anything a file system allows
 
 

@@ -339,3 +339,16 @@ def test_names_that_clash_keep_their_paths(tmp_path, capsys):
     assert grade.main(args) == 0
     names = [one["submission"] for one in json.loads(capsys.readouterr().out)]
     assert len(names) == 2 and all(name.endswith("alice/agent.py") for name in names)
+
+
+def test_grade_takes_a_task_and_refuses_where_the_walls_are_weaker_than_required(tmp_path, capsys, monkeypatch):
+    from harness.errors import LabError
+
+    assert grade.main([str(REFERENCE_AGENT), "--task", "median", "--format", "json"]) == 0
+    (one,) = json.loads(capsys.readouterr().out)
+    assert one["score"] == 5 and one["isolation"] in ("namespaces", "user", "process")
+    assert grade.main([str(REFERENCE_AGENT), "--task", "nope"]) == 2
+    assert "There is no task 'nope'" in capsys.readouterr().err
+    monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
+    with pytest.raises(LabError, match="refusing to grade: the isolation here is 'process'"):
+        grade.main([str(REFERENCE_AGENT), "--require-isolation", "namespaces"])
