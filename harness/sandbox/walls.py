@@ -316,9 +316,13 @@ def begin(ladder: Ladder, uid: int, gid: int, *, fork: bool = False) -> None:
         unshare(CLONE_NEWPID)
     elif not fork:
         return
+    parent = os.getppid()
     child = os.fork()
     if child == 0:
         return
+    die_with_parent()  # the keeper too: its end ends the walled child (see finish), and with it the namespace
+    if os.getppid() != parent:  # the parent died before the line above
+        os.kill(child, 9)
     os.closerange(3, 1 << 16)
     while True:
         try:
