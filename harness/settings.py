@@ -47,6 +47,10 @@ VARIABLES = {
         "(unset)",
         "a file: the lab appends every ask and run of an agent to it, as JSON lines (read it with spec2code trail)",
     ),
+    "SPEC2CODE_AUTOGRADER_ROOT": (
+        "/autograder",
+        "read only by the Gradescope zip's scripts: the folder they use as /autograder, to try the zip on any machine",
+    ),
     "OPENAI_API_KEY": ("(none)", "API key for the live model; any non-empty value for a local server without auth"),
     "OPENAI_BASE_URL": (
         "https://api.openai.com/v1",

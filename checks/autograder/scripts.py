@@ -14,7 +14,6 @@ SETUP = """\
 # JupyterLab, no plotting). Built by `spec2code autograder gradescope`.
 set -euo pipefail
 ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"
-unset SPEC2CODE_AUTOGRADER_ROOT  # the scripts' own setting: the lab refuses SPEC2CODE_ variables it does not know
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_BREAK_SYSTEM_PACKAGES=1  # an image's own Python is ours to install into
 
 python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "the lab needs Python 3.10 or newer")'
@@ -33,7 +32,6 @@ RUN = """\
 # why). Built by `spec2code autograder gradescope` with: @DESCRIPTION@
 set -u
 ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"
-unset SPEC2CODE_AUTOGRADER_ROOT  # the scripts' own setting: the lab refuses SPEC2CODE_ variables it does not know
 LIMIT=@LIMIT@  # seconds grading may take before it is stopped and a zero is written
 RESULTS="$ROOT/results/results.json"
 LOG="$(mktemp)"

@@ -32,6 +32,7 @@ def test_table_lists_every_variable_with_default_and_meaning():
         "SPEC2CODE_SANDBOX_DEBUG",
         "SPEC2CODE_LIVE_WAIT",
         "SPEC2CODE_TRAIL",
+        "SPEC2CODE_AUTOGRADER_ROOT",
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
     ]
