@@ -29,8 +29,9 @@ def _scan():
             for needle in NEEDLES:
                 for match in re.finditer(re.escape(needle), data):
                     i, after = match.start(), data[match.end():match.end() + 1]
-                    # skip this file's own copies of the needles: in its source, or a constant ending in quote or NUL
-                    if re.search(rb"NEEDLES", data[max(0, i - 200):i]) or after in (b'"', b"'", b"\x00", b""):
+                    # skip this file's own copies of the needles: in its source, a constant ending in quote or NUL,
+                    # or its source as an escaped string (a quote after a backslash), cut where a mapping begins
+                    if re.search(rb"NEEDLES", data[max(0, i - 200):i]) or after in (b'"', b"'", b"\\", b"\x00", b""):
                         continue
                     found[needle.decode()] = data[i:i + 80].decode("latin-1")
                     break
