@@ -1,4 +1,4 @@
-"""A class of references and attackers, graded twice (one at a time, then two at a time): every reference earns 5/5,
+"""A class of references and attackers, and a link to a classmate's file, graded twice (one at a time, then two at a time): every reference earns 5/5,
 every attacker at most what its honest work earns, nothing of theirs is left running, and both CSVs are the same."""
 
 import csv
@@ -7,6 +7,7 @@ import os
 import shutil
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +28,9 @@ AT_MOST = {
     "slow_prompt": 3,  # its 8 MB prompt is refused: step 2 fails, step 4 is blocked
     "endless_runs": 4,  # its endless runs are cut off: step 5 fails
     "poisons_the_memory": 5,  # its failed runs are remembered for no one
+    "rewrites_results": 5,  # its daemon finds no results.json it may write
 }
+LINKED = "mallory"  # hands in a link to alice's agent.py: not followed out of mallory's folder
 REFERENCES = ("alice", "bob", "carol", "dan")
 
 
@@ -40,6 +43,8 @@ def class_folder():
         shutil.copy(REFERENCE_AGENT, folder / name / "agent.py")
     for name in AT_MOST:
         self_contained(AGENTS / "attacking" / f"{name}.py", folder / name).rename(folder / name / "agent.py")
+    (folder / LINKED).mkdir()
+    (folder / LINKED / "agent.py").symlink_to(Path("..") / REFERENCES[0] / "agent.py")
     yield folder
     shutil.rmtree(folder.parent, ignore_errors=True)
 
@@ -53,13 +58,13 @@ def grade(folder, jobs: int, out) -> dict:
     return {row["submission"]: row for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
 
 
-def left_running() -> set:
+def left_running() -> dict:
     """The processes an agent's child started that still run (an attacker's daemon, sleepers): processes of the
     reserved users forked from the agent runner's child. (The sandbox keeps warm spare processes of its own.)"""
     reserved = range(slots.FIRST_UID, slots.FIRST_UID + 2 * slots.SLOTS)
-    deadline, alive = time.monotonic() + 10, set()
+    deadline, alive = time.monotonic() + 10, {}
     while time.monotonic() < deadline:
-        alive = set()
+        alive = {}
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
                 uid = os.stat(f"/proc/{pid}").st_uid
@@ -68,7 +73,7 @@ def left_running() -> set:
             except OSError:
                 continue
             if uid in reserved and b"checks/runner" in command:
-                alive.add(int(pid))
+                alive[int(pid)] = command.replace(b"\0", b" ").decode(errors="replace")
         if not alive:
             return alive
         time.sleep(0.5)
@@ -78,12 +83,14 @@ def left_running() -> set:
 @pytest.mark.skipif(os.geteuid() != 0, reason="the class's children get users of their own only as root")
 def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_folder, tmp_path):
     one_at_a_time = grade(class_folder, 1, tmp_path / "jobs1.csv")
-    assert left_running() == set()
+    assert left_running() == {}
     two_at_a_time = grade(class_folder, 2, tmp_path / "jobs2.csv")
-    assert left_running() == set()
+    assert left_running() == {}
     for name in REFERENCES:
         assert one_at_a_time[name]["total"] == "5", (name, one_at_a_time[name]["notes"])
     for name, most in AT_MOST.items():
         assert float(one_at_a_time[name]["total"]) <= most, (name, one_at_a_time[name])
+    assert one_at_a_time[LINKED]["total"] == "0" and "link to a file outside" in one_at_a_time[LINKED]["notes"]
+    assert len(one_at_a_time) == len(REFERENCES) + len(AT_MOST) + 1  # no row dropped
     assert (tmp_path / "jobs1.csv").read_text() == (tmp_path / "jobs2.csv").read_text()
     assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")

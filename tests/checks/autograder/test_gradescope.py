@@ -13,7 +13,8 @@ import shutil
 import stat
 import subprocess
 import sys
-import venv
+import tempfile
+import time
 import zipfile
 from importlib import metadata
 from pathlib import Path
@@ -27,7 +28,9 @@ from checks.submissions import Submission
 from lab.commands import autograder
 from tests.checks.report import gradescope_spec
 from lab.commands.stubs import render as shipped_stubs
-from tests.paths import REFERENCE_AGENT, ROOT
+from tests.harness.sandbox import identities
+from tests.helpers import self_contained
+from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
 from tests.shipped import stubs_file
 
 NOT_FOR_GRADING = ("matplotlib", "nbformat", "nbclient", "jupyterlab", "ipykernel", "IPython", "openai")
@@ -111,15 +114,18 @@ def requirements(name: str, seen: set) -> set:
 
 
 @pytest.fixture(scope="module")
-def fake_root(tmp_path_factory):
-    """The zip unpacked into a fake /autograder, setup.sh run in a fresh environment: (root, environment vars)."""
-    base = tmp_path_factory.mktemp("gradescope")
+def fake_root():
+    """The zip unpacked into a fake /autograder, setup.sh run in a fresh environment: (root, environment vars).
+
+    Readable by every user, as Gradescope's image is: the grader's children run as users of their own."""
+    base = Path(tempfile.mkdtemp(prefix="spec2code-gradescope-"))
+    base.chmod(0o755)
     wheelhouse = base / "wheelhouse"
     wheelhouse.mkdir()
     for name in requirements("pytest", set()):
         repack(name, wheelhouse)
-    image = base / "image"  # the Python of Gradescope's image: nothing installed in it yet
-    venv.EnvBuilder(with_pip=True).create(image)
+    image = base / "image"  # the Python of Gradescope's image, which every user can run: nothing installed in it yet
+    subprocess.run([identities.runtime() or sys.executable, "-m", "venv", str(image)], check=True, timeout=300)
     root = base / "autograder"
     with zipfile.ZipFile(build_zip(base)) as archive:
         archive.extractall(root / "source")
@@ -132,17 +138,19 @@ def fake_root(tmp_path_factory):
                           timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the autograder is installed" in done.stdout
-    return root, env, image
+    yield root, env, image
+    shutil.rmtree(base, ignore_errors=True)
 
 
-def run_autograder(root: Path, env: dict, files: dict, script: str = "run_autograder") -> dict:
-    """Hand in `files` (name -> text) and run the autograder; return results.json, checked against the spec."""
+def run_autograder(root: Path, env: dict, files: dict, script: str = "run_autograder", wrap=lambda argv: argv) -> dict:
+    """Hand in `files` (name -> text) and run the autograder (its command line passed through `wrap`); return
+    results.json, checked against the spec."""
     shutil.rmtree(root / "submission")
     (root / "submission").mkdir()
     for name, text in files.items():
         (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "submission" / name).write_text(text, encoding="utf-8")
-    done = subprocess.run([str(root / script)], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(wrap([str(root / script)]), cwd=root, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     gradescope_spec.validate(results)
@@ -218,4 +226,26 @@ def test_both_scripts_default_to_slash_autograder_and_honour_the_setting():
         for name in ("setup.sh", "run_autograder"):
             script = archive.read(name).decode()
             assert 'ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"' in script
-            assert "unset SPEC2CODE_AUTOGRADER_ROOT" in script  # the lab itself refuses unknown SPEC2CODE_ names
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(identities.need_root() is not None or identities.runtime() is None,
+                    reason=str(identities.need_root() or "no Python every user may run"))
+def test_under_dockers_default_walls_forgers_and_attackers_earn_nothing_for_it(fake_root, tmp_path):
+    """Gradescope runs the autograder as root without CAP_SYS_ADMIN: no namespaces, so the grader's children get
+    the `user` level (a user of their own each). A forger that looks its answers up, one that patches pytest and one
+    that kills every process it can reach earn what their honest work earns, and the reference still earns 5."""
+    root, env, _ = fake_root
+    docker = identities.as_docker_default
+    reference = run_autograder(root, env, {"agent.py": REFERENCE_AGENT.read_text()}, wrap=docker)
+    assert reference["score"] == 5 and reference["extra_data"]["isolation"] == "user", reference["output"]
+    for name, earns in (("forging/lookup_tables", 0), ("forging/patches_pytest", 0), ("attacking/kill_everyone", 5),
+                        ("attacking/rewrites_results", 5)):
+        agent = self_contained(AGENTS / f"{name}.py", tmp_path / name.replace("/", "-"))
+        results = run_autograder(root, env, {"agent.py": agent.read_text()}, wrap=docker)
+        assert results["score"] == earns, (name, results["output"])
+        assert results["extra_data"]["isolation"] == "user"
+        time.sleep(1)  # time for a daemon that outlived its grading to rewrite the file
+        assert json.loads((root / "results" / "results.json").read_text()) == results, name
+    again = run_autograder(root, env, {"agent.py": REFERENCE_AGENT.read_text()}, wrap=docker)
+    assert again["score"] == 5  # nothing an attacker did outlived its own grading

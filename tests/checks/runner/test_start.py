@@ -1,9 +1,15 @@
 """The agent's child is walled in before its code runs: a user of its own, no network, nothing of the project but
 what it needs, no way to signal the grader; and when the walls cannot go up, it is not run at all (fail closed)."""
 
+import json
 import os
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
 import textwrap
+import time
 
 import pytest
 
@@ -114,3 +120,110 @@ def test_an_agent_file_too_large_is_refused_before_it_is_read(tmp_path):
     agent.write_text("# padding\n" * 200_000 + "def extract_code(reply):\n    return reply\n")
     with Agent(agent) as child, pytest.raises(LoadFailed, match=r"is 1\.9 MB; the lab reads agent files up to 1 MB"):
         child.load()
+
+
+USER_LEVEL_PROBE = textwrap.dedent(
+    """
+    import os
+
+    def extract_code(reply):
+        facts = {"uid": os.getuid()}
+        for name, path in (("read_shadow", "/etc/shadow"), ("wrote_lab", ROOT + "/WALL_PROBE")):
+            try:
+                open(path, "a" if name == "wrote_lab" else "r").close()
+                facts[name] = True
+            except OSError:
+                facts[name] = False
+        try:
+            os.kill(GRADER, 0)
+            facts["grader_signalled"] = True
+        except OSError:
+            facts["grader_signalled"] = False
+        return repr(facts)
+    """
+)
+
+UNDER_DOCKER = """
+import json, os, sys
+sys.path.insert(0, os.getcwd())
+from checks.runner import Agent
+folder, root, probe = sys.argv[1:]
+agent = os.path.join(folder, "agent.py")
+with open(agent, "w") as f:
+    f.write(f"ROOT = {root!r}\\nGRADER = {os.getpid()}\\n" + probe)
+os.chmod(agent, 0o644)
+with Agent(agent) as child:
+    facts = eval(child.call("extract_code", "x"))
+print(json.dumps({"level": child.isolation["level"], **facts}))
+"""
+
+
+def test_under_dockers_default_walls_the_child_is_a_user_of_its_own(project_root):
+    """Root without CAP_SYS_ADMIN (Docker's default, Gradescope): no namespaces, so the child gets the `user` level,
+    never root: it cannot read /etc/shadow, write in the lab or signal the grader."""
+    from tests.harness.sandbox import identities
+
+    if identities.need_root() or not identities.python():
+        pytest.skip(identities.need_root() or "no Python every user may run")
+    folder = tempfile.mkdtemp(prefix="spec2code-test-agent-")  # readable by the child's user, as on Gradescope
+    os.chmod(folder, 0o755)
+    try:
+        done = identities.run(identities.as_docker_default(
+            [identities.python(), "-c", UNDER_DOCKER, folder, str(project_root), USER_LEVEL_PROBE]), timeout=120)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert done.returncode == 0, done.stderr
+    facts = json.loads(done.stdout.splitlines()[-1])
+    assert facts.pop("level") == "user"
+    assert slots.FIRST_UID <= facts.pop("uid") < slots.FIRST_UID + 2 * slots.SLOTS
+    assert facts == {"read_shadow": False, "wrote_lab": False, "grader_signalled": False}
+    assert not os.path.exists(os.path.join(project_root, "WALL_PROBE"))
+
+
+GRADER_THAT_DIES = """
+import sys
+from checks.runner import Agent
+agent = Agent(sys.argv[1]).__enter__()
+agent.load()  # the agent hangs while it loads: the test kills this process before the load's time limit
+"""
+
+
+def live_children(agent) -> list[int]:
+    """The agent's children still alive (not zombies): processes whose command line names this agent file."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read()
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if b"child.py" in command and str(agent).encode() in command and state != "Z":
+            found.append(int(pid))
+    return found
+
+
+def test_when_the_grader_dies_however_it_dies_its_child_dies_too():
+    """A grader killed while its agent loads (`timeout` on Gradescope, out of memory) leaves no agent running."""
+    folder = tempfile.mkdtemp(prefix="spec2code-test-agent-")
+    os.chmod(folder, 0o755)
+    agent = write_agent(folder, "while True:\n    pass\n")
+    os.chmod(agent, 0o644)
+    grader = subprocess.Popen([sys.executable, "-c", GRADER_THAT_DIES, str(agent)], cwd=os.getcwd())
+    try:
+        deadline = time.monotonic() + 60
+        while not live_children(agent) and time.monotonic() < deadline and grader.poll() is None:
+            time.sleep(0.1)
+        assert live_children(agent) and grader.poll() is None, "the agent's child never started"
+        grader.kill()
+        grader.wait()
+        deadline = time.monotonic() + 10
+        while live_children(agent) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert live_children(agent) == []
+    finally:
+        for pid in live_children(agent):  # only this test's own agent, if the assertion above failed
+            os.kill(pid, 9)
+        grader.kill()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -57,15 +57,21 @@ def _readable_by_all(path: str) -> bool:
         path = os.path.dirname(path)
 
 
-@functools.lru_cache(maxsize=1)
-def python() -> str | None:
-    """A Python every user can run, with this environment's packages (pytest, the lab); None if there is none."""
+def runtime() -> str | None:
+    """A Python of this version that every user can run (this one, or the system's), bare; None if there is none."""
     if _readable_by_all(sys.executable) and _readable_by_all(os.path.dirname(os.__file__)):
         return sys.executable
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     system = shutil.which(version, path="/usr/bin:/usr/local/bin:/bin")
-    if not system or not _readable_by_all(system):
-        return None
+    return system if system and _readable_by_all(system) else None
+
+
+@functools.lru_cache(maxsize=1)
+def python() -> str | None:
+    """A Python every user can run, with this environment's packages (pytest, the lab); None if there is none."""
+    system = runtime()
+    if system == sys.executable or system is None:
+        return system
     venv = tempfile.mkdtemp(prefix="spec2code-test-python-")
     atexit.register(shutil.rmtree, venv, ignore_errors=True)  # made once per test session, gone with it
     subprocess.run([system, "-m", "venv", "--without-pip", venv], check=True, capture_output=True)
@@ -98,7 +104,7 @@ def as_docker_default(argv: list[str], *, refuse_namespaces: bool = True) -> lis
     out = subprocess.run(["capsh", "--print"], capture_output=True, text=True, check=True).stdout
     bounding = next(line for line in out.splitlines() if line.startswith("Bounding set")).split("=", 1)[1]
     drop = [cap for cap in bounding.split(",") if cap.removeprefix("cap_") not in DOCKER_CAPS]
-    inner = ["capsh", f"--drop={','.join(drop)}", "--", "-c", shlex.join(argv)]
+    inner = [shutil.which("capsh"), f"--drop={','.join(drop)}", "--", "-c", shlex.join(argv)]
     if refuse_namespaces:
         return [sys.executable, __file__, "--refuse-namespaces", *inner]
     return inner
