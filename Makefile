@@ -26,6 +26,7 @@ test-fast: $(DEV_STAMP)  # everything but the tests marked slow: the inner loop,
 bench: $(STAMP)
 	$(BIN)/python bench/run_speed.py --check
 	$(BIN)/python bench/session_memory.py
+	$(BIN)/python bench/class_grading.py
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("The lab needs Python 3.10 or newer; $(PYTHON) is " + sys.version.split()[0] + ". Try: make PYTHON=python3.11") if sys.version_info < (3, 10) else None'

@@ -1,0 +1,109 @@
+"""Benchmark: `spec2code grade --jobs 2` on a generated class of distinct submissions, at every isolation level.
+
+Run on demand (shared machines are noisy: compare the levels, measured one after the other in one run). Each level
+grades in a process of its own, as root, as a normal user and as root with Docker's default walls (those two need
+root, see tests/harness/sandbox/identities.py), and at the process level. The class is reference-like agents (the
+reference and the correct fixtures), each made distinct by a line of its own:
+
+    .venv/bin/python bench/class_grading.py [--size 200] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from bench.run_speed import LEVELS  # noqa: E402  the same four levels, run the same way
+
+BEFORE = 13.0  # s for 200 submissions, --jobs 2, on this 2-core machine before the grader was walled in (issue 10)
+
+
+def make_class(folder: str, size: int) -> None:
+    """`size` folders of one agent.py each, readable by every user (the grading child runs as a user of its own)."""
+    from tests.helpers import self_contained
+    from tests.paths import AGENTS, REFERENCE_AGENT
+
+    sources = [REFERENCE_AGENT.read_text(encoding="utf-8")]
+    with tempfile.TemporaryDirectory() as scratch:
+        for fixture in sorted((AGENTS / "correct").glob("*.py")):
+            sources.append(self_contained(fixture, scratch).read_text(encoding="utf-8"))
+    for n in range(size):
+        student = os.path.join(folder, f"s{n:03d}")
+        os.makedirs(student)
+        with open(os.path.join(student, "agent.py"), "w", encoding="utf-8") as f:
+            f.write(f"# submission {n}\n{sources[n % len(sources)]}")
+    for path, dirs, files in os.walk(folder):
+        os.chmod(path, 0o755)
+        for name in files:
+            os.chmod(os.path.join(path, name), 0o644)
+
+
+def one_level(folder: str, jobs: int) -> dict:
+    """Grade the class here, at the level SPEC2CODE_ISOLATION allows; the figures as a dict."""
+    from checks import grade_command
+
+    with tempfile.TemporaryDirectory() as out:
+        report = os.path.join(out, "grades.json")
+        start = time.perf_counter()
+        assert grade_command.main([folder, "--format", "json", "--out", report, "--jobs", str(jobs)]) == 0
+        seconds = time.perf_counter() - start
+        with open(report, encoding="utf-8") as f:
+            rows = json.load(f)
+    return {"seconds": seconds, "rows": len(rows), "isolation": sorted({r["isolation"] for r in rows}),
+            "median": statistics.median(r["seconds"] for r in rows), "mean_score": statistics.mean(r["score"] for r in rows)}
+
+
+def each_level(size: int, jobs: int) -> None:
+    from tests.harness.sandbox import identities
+
+    folder = tempfile.mkdtemp(prefix="spec2code-bench-class-")
+    try:
+        os.chmod(folder, 0o755)
+        make_class(folder, size)
+        print(f"grading {size} distinct submissions with --jobs {jobs}, one level after the other")
+        print(f"{'level':<30}{'in force':>12}{'total s':>9}{'s/sub':>8}{'median s':>10}{'score':>7}{'vs before':>11}")
+        for name, (asked, identity) in LEVELS.items():
+            argv = [sys.executable, os.path.abspath(__file__), "--one-level", folder, "--jobs", str(jobs)]
+            if identity and (identities.need_root() or not identities.python()):
+                print(f"{name:<30}  skipped: {identities.need_root() or 'no Python every user may run'}")
+                continue
+            if identity:
+                argv[0] = identities.python()
+                argv = identities.as_normal_user(argv) if identity == "normal user" else identities.as_docker_default(argv)
+            done = identities.run(argv, timeout=3600, env={"SPEC2CODE_ISOLATION": asked})
+            if done.returncode:
+                print(f"{name:<30}  failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+                continue
+            m = json.loads(done.stdout.strip().splitlines()[-1])
+            per_200 = m["seconds"] * 200 / m["rows"]
+            print(f"{name:<30}{','.join(m['isolation']):>12}{m['seconds']:>9.1f}{m['seconds'] / m['rows']:>8.3f}"
+                  f"{m['median']:>10.2f}{m['mean_score']:>7.2f}{per_200 / BEFORE:>10.2f}x")
+        print(f"(before: {BEFORE:.0f} s for 200 with --jobs 2, unwalled; target: within 2x of it at the strongest level)")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--one-level", metavar="FOLDER", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one_level:
+        print(json.dumps(one_level(args.one_level, args.jobs)))
+    else:
+        each_level(args.size, args.jobs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
