@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harness.settings import PROJECT_ROOT
 
-from . import wire
+from . import reach, wire
 from .outcomes import Crashed, TimedOut
 
 HERE = Path(__file__).resolve().parent
@@ -67,7 +67,8 @@ class ChildLink:
         output_write = None
         if show_output:
             self._output, output_write = os.pipe()
-        child = [sys.executable, "-I", str(HERE / "child.py"), str(PROJECT_ROOT), str(agent),
+        root, child_py, agent_read = reach.within_reach(chosen.level, Path(agent), self._mountpoint)
+        child = [sys.executable, "-I", str(child_py), str(root), str(agent_read),
                  str(request_read), str(reply_write)] + (["--show-output"] if show_output else [])
         start = [sys.executable, "-I", str(HERE / "start.py"), str(status_write), chosen.level, chosen.via or "-",
                  str(uid), self._mountpoint, str(agent), "--", *child]

@@ -158,15 +158,17 @@ print(json.dumps({"level": child.isolation["level"], **facts}))
 """
 
 
-def test_under_dockers_default_walls_the_child_is_a_user_of_its_own(project_root):
+@pytest.mark.parametrize("mode", [0o755, 0o700], ids=["agent readable by all", "agent in a private folder"])
+def test_under_dockers_default_walls_the_child_is_a_user_of_its_own(project_root, mode):
     """Root without CAP_SYS_ADMIN (Docker's default, Gradescope): no namespaces, so the child gets the `user` level,
-    never root: it cannot read /etc/shadow, write in the lab or signal the grader."""
+    never root: it cannot read /etc/shadow, write in the lab or signal the grader. An agent (or a lab) in a folder
+    other users cannot read is graded all the same, from a copy (see checks/runner/reach.py)."""
     from tests.harness.sandbox import identities
 
     if identities.need_root() or not identities.python():
         pytest.skip(identities.need_root() or "no Python every user may run")
-    folder = tempfile.mkdtemp(prefix="spec2code-test-agent-")  # readable by the child's user, as on Gradescope
-    os.chmod(folder, 0o755)
+    folder = tempfile.mkdtemp(prefix="spec2code-test-agent-")
+    os.chmod(folder, mode)
     try:
         done = identities.run(identities.as_docker_default(
             [identities.python(), "-c", UNDER_DOCKER, folder, str(project_root), USER_LEVEL_PROBE]), timeout=120)
