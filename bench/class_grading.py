@@ -59,7 +59,8 @@ def one_level(folder: str, jobs: int) -> dict:
         with open(report, encoding="utf-8") as f:
             rows = json.load(f)
     return {"seconds": seconds, "rows": len(rows), "isolation": sorted({r["isolation"] for r in rows}),
-            "median": statistics.median(r["seconds"] for r in rows), "mean_score": statistics.mean(r["score"] for r in rows)}
+            "median": statistics.median(r["seconds"] for r in rows),
+            "mean_score": statistics.mean(r["score"] for r in rows)}
 
 
 def each_level(size: int, jobs: int) -> None:
@@ -72,13 +73,15 @@ def each_level(size: int, jobs: int) -> None:
         print(f"grading {size} distinct submissions with --jobs {jobs}, one level after the other")
         print(f"{'level':<30}{'in force':>12}{'total s':>9}{'s/sub':>8}{'median s':>10}{'score':>7}{'vs before':>11}")
         for name, (asked, identity) in LEVELS.items():
-            argv = [sys.executable, os.path.abspath(__file__), "--one-level", folder, "--jobs", str(jobs)]
+            script = identities.script("bench/class_grading.py")
+            argv = [sys.executable, script, "--one-level", folder, "--jobs", str(jobs)]
             if identity and (identities.need_root() or not identities.python()):
                 print(f"{name:<30}  skipped: {identities.need_root() or 'no Python every user may run'}")
                 continue
             if identity:
                 argv[0] = identities.python()
-                argv = identities.as_normal_user(argv) if identity == "normal user" else identities.as_docker_default(argv)
+                wrap = identities.as_normal_user if identity == "normal user" else identities.as_docker_default
+                argv = wrap(argv)
             done = identities.run(argv, timeout=3600, env={"SPEC2CODE_ISOLATION": asked})
             if done.returncode:
                 print(f"{name:<30}  failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
@@ -87,7 +90,8 @@ def each_level(size: int, jobs: int) -> None:
             per_200 = m["seconds"] * 200 / m["rows"]
             print(f"{name:<30}{','.join(m['isolation']):>12}{m['seconds']:>9.1f}{m['seconds'] / m['rows']:>8.3f}"
                   f"{m['median']:>10.2f}{m['mean_score']:>7.2f}{per_200 / BEFORE:>10.2f}x")
-        print(f"(before: {BEFORE:.0f} s for 200 with --jobs 2, unwalled; target: within 2x of it at the strongest level)")
+        print(f"(before: {BEFORE:.0f} s for 200 with --jobs 2, unwalled; target: within 2x of it at the strongest "
+              "level)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -105,7 +105,7 @@ def each_level(rounds: int) -> None:
 
     print(f"{'level':<30}{'in force':>12}{'run() ms':>10}{'pytest ms':>11}{'pytest/run':>12}")
     for name, (asked, identity) in LEVELS.items():
-        argv = [sys.executable, os.path.abspath(__file__), "--one-level", "--rounds", str(rounds)]
+        argv = [sys.executable, identities.script("bench/run_speed.py"), "--one-level", "--rounds", str(rounds)]
         if identity and (identities.need_root() or not identities.python()):
             print(f"{name:<30}  skipped: {identities.need_root() or 'no Python every user may run'}")
             continue

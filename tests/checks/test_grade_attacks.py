@@ -1,5 +1,6 @@
-"""A class of references and attackers, and a link to a classmate's file, graded twice (one at a time, then two at a time): every reference earns 5/5,
-every attacker at most what its honest work earns, nothing of theirs is left running, and both CSVs are the same."""
+"""A class of references, attackers and a link to a classmate's file, graded twice (one at a time, then two at a
+time): every reference earns 5/5, every attacker at most what its honest work earns, the link a row of its own with
+nothing, nothing of theirs is left running, and both CSVs are the same."""
 
 import csv
 import io

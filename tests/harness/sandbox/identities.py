@@ -67,19 +67,79 @@ def runtime() -> str | None:
 
 
 @functools.lru_cache(maxsize=1)
+def home() -> Path:
+    """The project folder as every user can read it: this one, or (in a private folder, such as a clone in a home
+    folder of mode 700) a copy of its sources made once per test session."""
+    if all(_readable_by_all(ROOT / name) for name in ("harness/__init__.py", "tests/harness/sandbox/_beside.py")):
+        return ROOT
+    copy = Path(tempfile.mkdtemp(prefix="spec2code-test-project-"))
+    atexit.register(shutil.rmtree, copy, ignore_errors=True)
+    skip = shutil.ignore_patterns(".*", "__pycache__", "node_modules", "test-artifacts", "*.egg-info")
+    shutil.copytree(ROOT, copy / "lab", ignore=skip)
+    subprocess.run(["chmod", "-R", "a+rX", str(copy)], check=True)
+    return copy / "lab"
+
+
+def script(relative: str) -> str:
+    """A file of the project (a path relative to its folder), where every user can read it."""
+    return str(home() / relative)
+
+
+def _distributions_for_tests() -> set:
+    """pytest and pytest-timeout with everything they require here: what a test run needs beyond the lab."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    seen, todo = set(), ["pytest", "pytest-timeout"]
+    while todo:
+        name = todo.pop()
+        if name.lower().replace("_", "-") in seen:
+            continue
+        seen.add(name.lower().replace("_", "-"))
+        for text in metadata.requires(name) or []:
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
+    return seen
+
+
+def _copy_distributions(site: str) -> None:
+    from importlib import metadata
+
+    for name in _distributions_for_tests():
+        dist = metadata.distribution(name)
+        for entry in dist.files or []:
+            if entry.parts[0] == ".." or "__pycache__" in entry.parts:
+                continue
+            target = os.path.join(site, *entry.parts)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(dist.locate_file(entry), target)
+
+
+@functools.lru_cache(maxsize=1)
 def python() -> str | None:
-    """A Python every user can run, with this environment's packages (pytest, the lab); None if there is none."""
+    """A Python every user can run, with pytest and the lab (from home()); None if there is none.
+
+    This one when every user can reach it and its packages; else a small virtual environment of a Python every
+    user can run, which points at this one's packages when they can read them, or holds a copy of pytest's."""
     system = runtime()
-    if system == sys.executable or system is None:
-        return system
+    if system is None:
+        return None
+    ours = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+    packages_readable = all(_readable_by_all(p) for p in ours)
+    here = _readable_by_all(os.path.dirname(os.path.abspath(sys.executable)))
+    if system == sys.executable and here and packages_readable and home() == ROOT:
+        return sys.executable
     venv = tempfile.mkdtemp(prefix="spec2code-test-python-")
     atexit.register(shutil.rmtree, venv, ignore_errors=True)  # made once per test session, gone with it
     subprocess.run([system, "-m", "venv", "--without-pip", venv], check=True, capture_output=True)
     site = subprocess.run([f"{venv}/bin/python", "-c", "import site; print(site.getsitepackages()[0])"],
                           check=True, capture_output=True, text=True).stdout.strip()
-    ours = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+    if not packages_readable:
+        _copy_distributions(site)
     with open(os.path.join(site, "spec2code-test.pth"), "w") as f:
-        f.write("\n".join([*ours, str(ROOT)]) + "\n")
+        f.write("\n".join([*(ours if packages_readable else []), str(home())]) + "\n")
     subprocess.run(["chmod", "-R", "a+rX", venv], check=True)
     return f"{venv}/bin/python"
 
@@ -112,7 +172,7 @@ def as_docker_default(argv: list[str], *, refuse_namespaces: bool = True) -> lis
 
 def run(command: list[str], *, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
     environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=environment)
+    return subprocess.run(command, cwd=home(), capture_output=True, text=True, timeout=timeout, env=environment)
 
 
 def _refuse_namespaces_then_exec(argv: list[str]) -> None:

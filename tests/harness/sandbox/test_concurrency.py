@@ -9,9 +9,8 @@ import pytest
 import harness
 from tests.harness.sandbox import identities
 from tests.harness.sandbox._beside import beside
-from tests.paths import ROOT
 
-BESIDE = str(ROOT / "tests" / "harness" / "sandbox" / "_beside.py")
+BESIDE = "tests/harness/sandbox/_beside.py"  # run where every user can read it: identities.script(BESIDE)
 NEEDS = {"flood": "own_limits", "kill(-1)": "signals"}  # the wall each hostile run tests
 
 
@@ -38,7 +37,7 @@ def test_an_honest_run_stays_green_beside_a_hostile_one_as_another_identity(iden
     reason = identities.need_root()
     if reason or not identities.python():
         pytest.skip(reason or "no Python here that every user may run")
-    argv = [identities.python(), BESIDE, kind, "20" if kind == "flood" else "10"]
+    argv = [identities.python(), identities.script(BESIDE), kind, "20" if kind == "flood" else "10"]
     command = identities.as_docker_default(argv) if identity == "docker default" else identities.as_normal_user(argv)
     done = identities.run(command, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -19,7 +19,7 @@ from harness.tasks import HOLDOUT_TESTS, LEAP_YEAR
 from tests.harness.sandbox import identities
 from tests.paths import ROOT
 
-PROBE = str(ROOT / "tests" / "harness" / "sandbox" / "_level_probe.py")
+PROBE = "tests/harness/sandbox/_level_probe.py"  # run where every user can read it: identities.script(PROBE)
 RUN_UIDS = range(1_900_000_000, 1_900_002_000)
 
 
@@ -41,7 +41,7 @@ def probe(command):
 
 
 def test_a_normal_user_gets_namespaces_through_a_user_namespace(python):
-    facts = probe(identities.as_normal_user([python, PROBE]))
+    facts = probe(identities.as_normal_user([python, identities.script(PROBE)]))
     assert facts["euid"] != 0
     assert facts["isolation"] == "namespaces" and "through a user namespace" in facts["summary"]
     assert facts["reference"]["passed"] == 8 and facts["reference"]["error"] is None
@@ -51,7 +51,7 @@ def test_a_normal_user_gets_namespaces_through_a_user_namespace(python):
 
 
 def test_root_with_dockers_default_walls_gets_a_user_of_its_own_per_run(python):
-    facts = probe(identities.as_docker_default([python, PROBE]))
+    facts = probe(identities.as_docker_default([python, identities.script(PROBE)]))
     assert facts["isolation"] == "user", facts["summary"]
     assert facts["reference"]["passed"] == 8 and facts["reference"]["error"] is None
     uids = [int(run["uid"]) for run in facts["runs"]]
@@ -62,7 +62,7 @@ def test_root_with_dockers_default_walls_gets_a_user_of_its_own_per_run(python):
 
 
 def test_dockers_capabilities_alone_still_get_namespaces_through_a_user_namespace(python):
-    facts = probe(identities.as_docker_default([python, PROBE], refuse_namespaces=False))
+    facts = probe(identities.as_docker_default([python, identities.script(PROBE)], refuse_namespaces=False))
     assert facts["isolation"] == "namespaces" and "through a user namespace" in facts["summary"]
     assert all(run["uid"] != "0" and run["pid"] == "1" for run in facts["runs"])
     assert facts["reference"]["passed"] == 8
