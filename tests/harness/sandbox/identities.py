@@ -15,7 +15,6 @@ import os
 import platform
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -43,18 +42,11 @@ def need_root() -> str | None:
     return None
 
 
-def _readable_by_all(path: str) -> bool:
-    path = os.path.realpath(path)
-    while True:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            return False
-        if not mode & (stat.S_IXOTH if stat.S_ISDIR(mode) else stat.S_IROTH):
-            return False
-        if path == "/":
-            return True
-        path = os.path.dirname(path)
+def _readable_by_all(path) -> bool:
+    """True if any user can read `path` where it really is (links resolved), every folder on the way included."""
+    from checks.runner.reach import readable_by_all  # here, not above: this file also runs as a bare script
+
+    return readable_by_all(os.path.realpath(path))
 
 
 def runtime() -> str | None:
