@@ -1,21 +1,50 @@
 /**
- * A file open in the lab follows the file on disk while it has no unsaved edits.
+ * A file open in the lab follows the file on disk while it has no unsaved edits, and the lab says so when an
+ * open agent.py differs from the file on disk that the notebooks grade.
  *
  * `spec2code reset` (or any program) may rewrite lab/agent.py or a notebook while it is open. Stock JupyterLab
  * keeps showing the old text, and the next save offers to overwrite the new file with it. Every POLL_MS this
  * plugin asks the server, for each open document, whether the file on disk differs from the one it loaded (by
  * hash where the server gives one, else by modification time, as JupyterLab's own save does). If it does and the
- * document has no unsaved edits, the document is reloaded from disk. A document with unsaved edits is left alone:
- * saving it brings up JupyterLab's own "File Changed" dialog.
+ * document has no unsaved edits, the document is reloaded from disk.
+ *
+ * A document with unsaved edits is never reloaded: the student's typing is not thrown away. Instead it gets one
+ * warning per change on disk, with a button for each way out (reload and lose the edits, or save them over the
+ * file). And since the check, try and progress cells read lab/agent.py from disk, not from its tab, running such a
+ * cell while an agent.py tab has unsaved edits warns that the cell uses the file as last saved. Without these
+ * warnings a student sees one text and is graded on another, and nothing on the screen says why.
  */
 
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { Notification } from '@jupyterlab/apputils';
 import type { DocumentRegistry, IDocumentWidget } from '@jupyterlab/docregistry';
+import { NotebookActions } from '@jupyterlab/notebook';
 
 const POLL_MS = 2000; // how often the open documents are compared with the disk
 const MARGIN_MS = 500; // modification times closer than this count as the same (JupyterLab's own margin)
+const CELL_WARNING_MS = 10_000; // how long the warning on running a cell stays up
+const MAX_MESSAGE = 140; // JupyterLab cuts a notification's text after this many characters
+const GRADED_FILE = 'agent.py'; // the learner's file, read from disk by the cells that match USES_THE_FILE
+const USES_THE_FILE = /check_step\(|try_function\(|progress\(|(from|import)\s+lab\.jupyter/;
 
 type Context = DocumentRegistry.Context;
+
+/** The warnings shown for a document: the disk version announced and its notification, the last cell's. */
+interface Warnings {
+  disk?: { version: string; id: string };
+  cell?: string;
+}
+
+const shown = new WeakMap<Context, Warnings>();
+
+function warningsOf(context: Context): Warnings {
+  let warnings = shown.get(context);
+  if (!warnings) {
+    warnings = {};
+    shown.set(context, warnings);
+  }
+  return warnings;
+}
 
 /** The documents open in the main area, once each (a document may be open in several tabs). */
 function openDocuments(app: JupyterFrontEnd): Set<Context> {
@@ -32,27 +61,86 @@ function openDocuments(app: JupyterFrontEnd): Set<Context> {
   return found;
 }
 
-/** Whether the file on disk is not the one the document last loaded or saved. */
-async function changedOnDisk(app: JupyterFrontEnd, context: Context): Promise<boolean> {
+/** The version of the file on disk (its hash or modification time) if it is not the one the document holds. */
+async function newerOnDisk(app: JupyterFrontEnd, context: Context): Promise<string | null> {
   const loaded = context.contentsModel;
   if (!loaded) {
-    return false;
+    return null;
   }
   const disk = await app.serviceManager.contents.get(context.path, { content: false, hash: true });
   if (loaded.hash && disk.hash) {
-    return loaded.hash !== disk.hash;
+    return loaded.hash !== disk.hash ? disk.hash : null;
   }
-  return new Date(disk.last_modified).getTime() - new Date(loaded.last_modified).getTime() > MARGIN_MS;
+  const newer = new Date(disk.last_modified).getTime() - new Date(loaded.last_modified).getTime() > MARGIN_MS;
+  return newer ? disk.last_modified : null;
 }
 
-/** Reload every open document that has no unsaved edits and has changed on disk. */
+/** A message naming the file by its path, or by its name alone where the path would make it too long to show. */
+function naming(path: string, message: (file: string) => string): string {
+  const full = message(path);
+  return full.length <= MAX_MESSAGE ? full : message(path.split('/').pop() ?? path);
+}
+
+/** Say once per change on disk that a document with unsaved edits no longer shows the file on disk. */
+function warnChangedOnDisk(context: Context, version: string): void {
+  const warnings = warningsOf(context);
+  if (warnings.disk?.version === version) {
+    return; // already said
+  }
+  if (warnings.disk) {
+    Notification.dismiss(warnings.disk.id);
+  }
+  const message = naming(
+    context.path,
+    file => `${file} changed on disk (by spec2code reset?), but its tab still shows your unsaved edits.`
+  );
+  const id = Notification.warning(message, {
+    autoClose: false, // the student must choose: it stays until they do, or close it
+    actions: [
+      {
+        label: 'Reload from disk (lose my edits)',
+        caption: 'Show the file as it is on disk now. Your unsaved edits are lost.',
+        callback: () => void context.revert().then(() => (context.model.dirty = false))
+      },
+      {
+        label: 'Keep my edits',
+        caption: 'Save your edits: JupyterLab asks first, choose Overwrite to replace the file on disk.',
+        displayType: 'accent',
+        callback: () => void context.save().catch(() => undefined) // cancelled in JupyterLab's dialog
+      }
+    ]
+  });
+  warnings.disk = { version, id };
+}
+
+/** Once a document shows what is on disk again (saved or reloaded), its warnings no longer apply. */
+function withdrawWarnings(context: Context): void {
+  const warnings = shown.get(context);
+  if (warnings?.disk) {
+    Notification.dismiss(warnings.disk.id);
+  }
+  if (warnings?.cell) {
+    Notification.dismiss(warnings.cell);
+  }
+  shown.delete(context);
+}
+
+/** Reload every open document that has no unsaved edits and has changed on disk; warn about those with some. */
 async function followTheDisk(app: JupyterFrontEnd): Promise<void> {
   for (const context of openDocuments(app)) {
-    if (context.model.dirty) {
-      continue;
-    }
     try {
-      if ((await changedOnDisk(app, context)) && !context.model.dirty && !context.isDisposed) {
+      const version = await newerOnDisk(app, context);
+      if (context.isDisposed) {
+        continue;
+      }
+      if (context.model.dirty) {
+        if (version) {
+          warnChangedOnDisk(context, version);
+        }
+        continue;
+      }
+      withdrawWarnings(context);
+      if (version) {
         await context.revert();
         context.model.dirty = false; // what is shown is what is on disk
       }
@@ -62,11 +150,49 @@ async function followTheDisk(app: JupyterFrontEnd): Promise<void> {
   }
 }
 
+/** When a cell that reads the learner's file from disk runs, warn about every open agent.py with unsaved edits. */
+function warnOnRun(app: JupyterFrontEnd, source: string): void {
+  if (!USES_THE_FILE.test(source)) {
+    return;
+  }
+  for (const context of openDocuments(app)) {
+    if (context.path.split('/').pop() !== GRADED_FILE || !context.model.dirty) {
+      continue;
+    }
+    const warnings = warningsOf(context);
+    if (warnings.cell) {
+      Notification.dismiss(warnings.cell); // one at a time, however often the cell is run
+    }
+    const message = naming(
+      context.path,
+      file =>
+        `${file} has unsaved changes. This cell uses the file as last saved. ` +
+        'Save it (Ctrl+S in its tab) and run the cell again.'
+    );
+    warnings.cell = Notification.warning(message, {
+      autoClose: CELL_WARNING_MS,
+      actions: [
+        {
+          label: `Save ${GRADED_FILE}`,
+          caption: `Save ${context.path} now (Ctrl+S in its tab does the same)`,
+          displayType: 'accent',
+          callback: () => void context.save().catch(() => undefined)
+        }
+      ]
+    });
+  }
+}
+
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'spec2code-reload-from-disk:plugin',
-  description: 'Reload an open file that changed on disk, when it has no unsaved edits.',
+  description: 'Reload an open file that changed on disk when it has no unsaved edits; warn when it has some.',
   autoStart: true,
   activate: (app: JupyterFrontEnd): void => {
+    NotebookActions.executionScheduled.connect((_, { cell }) => {
+      if (cell.model.type === 'code') {
+        warnOnRun(app, cell.model.sharedModel.getSource());
+      }
+    });
     let busy = false;
     window.setInterval(async () => {
       if (busy || document.visibilityState === 'hidden') {
