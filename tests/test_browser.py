@@ -222,6 +222,111 @@ def test_the_editor_shows_a_file_reset_on_disk_and_keeps_unsaved_edits(server, p
     assert "typed, not saved" in editor.text_content() and "written on disk" not in editor.text_content()
 
 
+# Every notification JupyterLab shows from now on, in order, however briefly it stays: its text is read at the end.
+RECORD_TOASTS = """() => {
+    window.toastsShown = [];
+    const seen = new WeakSet();
+    new MutationObserver(() => {
+        for (const toast of document.querySelectorAll('.Toastify__toast')) {
+            if (!seen.has(toast)) {
+                seen.add(toast);
+                window.toastsShown.push(toast);
+            }
+        }
+    }).observe(document.body, {childList: true, subtree: true});
+}"""
+TOASTS_SHOWN = "() => window.toastsShown.map(toast => toast.textContent)"
+
+
+def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differs(server, page):
+    """The editor shows one text, the checks read another from disk: the student is told, once per change."""
+    port, token, _ = server
+    folder = ARTIFACTS / "browser-unsaved"
+    shutil.rmtree(folder, ignore_errors=True)
+    agent = stubs_file(folder)
+    checks = agent.with_name("my_checks.ipynb")  # beside agent.py, so the file browser shows it
+    notebook_json = json.loads(NOTEBOOK.read_text())
+    checks.write_text(json.dumps({
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "check-1", "metadata": {}, "outputs": [],
+                   "source": ["from lab.jupyter import check_step\n", "\n", "check_step(1)"]}],
+        "metadata": notebook_json["metadata"], "nbformat": 4, "nbformat_minor": 5,
+    }))
+    path = agent.relative_to(ROOT).as_posix()
+    page.goto(launch.lab_url(port, token, path))
+    agent_tab = page.locator(f".lm-DockPanel-tabBar .lm-TabBar-tab[title*='{path}']")
+    agent_tab.wait_for()
+    editor = page.locator(f"[id='{agent_tab.get_attribute('data-id')}'] .cm-content")
+    editor.filter(has_text="def extract_code(reply)").wait_for()
+    page.evaluate(RECORD_TOASTS)
+
+    def shown(text):
+        return [toast for toast in page.evaluate(TOASTS_SHOWN) if text in toast]
+
+    def wait_for_toast(text, seconds=RELOAD_SECONDS):
+        deadline = time.monotonic() + seconds
+        while not shown(text) and time.monotonic() < deadline:
+            time.sleep(0.25)
+        return shown(text)
+
+    # (a) Unsaved typing, then the file changes on disk: one warning, however many times the extension looks.
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# typed, not saved\n")
+    page.wait_for_function("tab => tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
+    agent.write_text(agent.read_text() + "# written on disk\n")
+    [announced] = wait_for_toast("changed on disk")
+    assert announced.startswith(
+        f"{path} changed on disk (by spec2code reset?), but its tab still shows your unsaved edits."), announced
+    assert "Reload from disk (lose my edits)" in announced and "Keep my edits" in announced
+    time.sleep(3 * 2)  # three more rounds of the extension's look at the disk
+    assert len(shown("changed on disk")) == 1, shown("changed on disk")
+    assert "typed, not saved" in editor.text_content() and "written on disk" not in editor.text_content()
+    disk_warning = page.locator(".Toastify__toast").filter(has_text="changed on disk")
+    assert disk_warning.is_visible(), "the warning closed before the student chose what to do"
+    screenshot(page, "unsaved-changed-on-disk")
+
+    # (b) A check cell run while agent.py has unsaved edits: it grades the file on disk, and says so.
+    page.locator(".jp-DirListing-item").filter(has_text="my_checks.ipynb").dblclick()
+    checks_tab = tab(page, "my_checks.ipynb")
+    checks_tab.wait_for()
+    notebook = page.locator(f"[id='{checks_tab.get_attribute('data-id')}']")
+    page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle").wait_for()
+    cell = notebook.locator(".jp-CodeCell").first
+
+    def run_the_check():
+        prompt = cell.locator(".jp-InputArea-prompt")
+        before = prompt.text_content()
+        cell.locator(".cm-content").click()
+        page.keyboard.press("Control+Enter")  # run the cell, stay on it
+        ran_again = "([prompt, before]) => /\\[\\d+\\]/.test(prompt.textContent) && prompt.textContent !== before"
+        page.wait_for_function(ran_again, arg=[prompt.element_handle(), before])
+        notebook.locator(".jp-OutputArea-output .spec2code-check").wait_for(state="visible")
+
+    assert shown("unsaved changes") == []
+    run_the_check()
+    [warned] = wait_for_toast("unsaved changes", 10)
+    assert warned.startswith("agent.py has unsaved changes. This cell uses the file as last saved. "
+                             "Save it (Ctrl+S in its tab) and run the cell again."), warned
+    assert page.locator(".Toastify__toast").filter(has_text="unsaved changes").is_visible()
+    screenshot(page, "unsaved-check-cell")
+
+    # (c) Saved (the warning's "Keep my edits", then JupyterLab's own "File Changed" dialog: Overwrite).
+    disk_warning.get_by_role("button", name="Keep my edits").click()
+    page.locator(".jp-Dialog").filter(has_text="File Changed").get_by_role("button", name="Overwrite").click()
+    page.wait_for_function("tab => !tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
+    assert "# typed, not saved" in agent.read_text()
+    warnings = page.locator(".Toastify__toast").filter(has_text="unsaved")
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while warnings.count() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert warnings.count() == 0, "the warnings stayed after agent.py was saved"
+    run_the_check()
+    time.sleep(3 * 2)
+    assert len(shown("unsaved changes")) == 1, "running the check after saving still warned"
+    assert len(shown("changed on disk")) == 1
+    screenshot(page, "unsaved-saved")
+
+
 def test_closing_a_notebook_stops_its_kernel(server, page):
     port, token, _ = server
     page.goto(launch.lab_url(port, token, "notebooks/02_write_tests.ipynb"))
