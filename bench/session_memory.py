@@ -1,6 +1,6 @@
 """Benchmark: a student's session in memory: the lab's server, its kernels and their sandbox processes, as PSS.
 
-Starts JupyterLab as `spec2code lab` does, opens the six notebooks one after another as a student would (a
+Starts JupyterLab as `spec2code lab` does, opens the notebooks one after another as a student would (a
 session and kernel per notebook, every code cell run in order), then sums the proportional set size (PSS, from
 /proc/<pid>/smaps_rollup) over the server's process tree, by kind of process. PSS counts a page shared by n
 processes as 1/n in each, so the sum is what the session costs the machine (and what a pod's limit sees, near
@@ -8,7 +8,7 @@ enough). It also times each check cell, from the request to its result. Linux on
 
     .venv/bin/python bench/session_memory.py [--agent PATH] [--pace SECONDS]
 
-Two sessions: all six notebooks run one after another at once, and at a student's pace, where each notebook's
+Two sessions: all the notebooks run one after another at once, and at a student's pace, where each notebook's
 kernel has sat idle longer than the lab's timeout (install.SERVER_CONFIG) by the time the next one runs. The
 second uses a timeout of --pace seconds to stand for the lab's ten minutes.
 """
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from lab.jupyter import launcher as launch  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-TARGET_MB = 400  # the most a session with all six notebooks run should hold (PSS), to fit a small pod
+TARGET_MB = 400  # the most a session with all its notebooks run should hold (PSS), to fit a small pod
 CELL_TIMEOUT = 180  # seconds one cell may take on a slow, busy machine
 
 
