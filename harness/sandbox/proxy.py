@@ -85,6 +85,7 @@ class Channel:
         return f"exited with status {code}"
 
     def call(self, name, args, kwargs):
+        __tracebackhide__ = True  # a failing test's traceback ends at the test's own line, not in the lab's wall
         if self.dead:
             raise SolutionDied(f"the solution is not running any more: its process {self.dead}")
         try:
@@ -109,6 +110,7 @@ class Channel:
         return self.raise_from(name, reply.get("raise") or {})
 
     def raise_from(self, name, info):
+        __tracebackhide__ = True
         if not isinstance(info, dict):
             info = {}
         mro = [n for n in info.get("mro", []) if isinstance(n, str)] if isinstance(info.get("mro"), list) else []
