@@ -96,6 +96,17 @@ def tab(page, label):
     return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab").filter(has_text=label).first
 
 
+def open_in_editor(page, port, token, agent, showing):
+    """Open agent.py by its address and wait until its editor shows `showing`; return its tab and editor."""
+    path = agent.relative_to(ROOT).as_posix()
+    page.goto(launch.lab_url(port, token, path))
+    agent_tab = page.locator(f".lm-DockPanel-tabBar .lm-TabBar-tab[title*='{path}']")
+    agent_tab.wait_for()
+    editor = page.locator(f"[id='{agent_tab.get_attribute('data-id')}'] .cm-content")
+    editor.filter(has_text=showing).wait_for()
+    return agent_tab, editor
+
+
 def rest(port, token, path):
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"token {token}"})
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -194,12 +205,7 @@ def test_the_editor_shows_a_file_reset_on_disk_and_keeps_unsaved_edits(server, p
     agent = stubs_file(folder)  # folder/lab/agent.py, in a folder JupyterLab can open (the real one plays no part)
     agent.write_text(agent.read_text().replace(
         'raise NotImplementedError("step 1', 'return reply.strip()  # my step 1\n    raise NotImplementedError("step 1'))
-    path = agent.relative_to(ROOT).as_posix()
-    page.goto(launch.lab_url(port, token, path))
-    agent_tab = page.locator(f".lm-DockPanel-tabBar .lm-TabBar-tab[title*='{path}']")
-    agent_tab.wait_for()
-    editor = page.locator(f"[id='{agent_tab.get_attribute('data-id')}'] .cm-content")
-    editor.filter(has_text="my step 1").wait_for()
+    agent_tab, editor = open_in_editor(page, port, token, agent, showing="my step 1")
 
     reset = subprocess.run([sys.executable, "-m", "lab.commands", "reset", "--agent", str(agent)],
                            cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -251,12 +257,8 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
                    "source": ["from lab.jupyter import check_step\n", "\n", "check_step(1)"]}],
         "metadata": notebook_json["metadata"], "nbformat": 4, "nbformat_minor": 5,
     }))
+    agent_tab, editor = open_in_editor(page, port, token, agent, showing="def extract_code(reply)")
     path = agent.relative_to(ROOT).as_posix()
-    page.goto(launch.lab_url(port, token, path))
-    agent_tab = page.locator(f".lm-DockPanel-tabBar .lm-TabBar-tab[title*='{path}']")
-    agent_tab.wait_for()
-    editor = page.locator(f"[id='{agent_tab.get_attribute('data-id')}'] .cm-content")
-    editor.filter(has_text="def extract_code(reply)").wait_for()
     page.evaluate(RECORD_TOASTS)
 
     def shown(text):
