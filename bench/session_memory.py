@@ -43,9 +43,13 @@ CELL_TIMEOUT = 180  # seconds one cell may take on a slow, busy machine
 
 
 def children(pid: int) -> list[int]:
-    """The direct children of `pid` (read from /proc/<pid>/task/*/children)."""
+    """The direct children of `pid` (read from /proc/<pid>/task/*/children); none if it has gone meanwhile."""
     found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found  # the lab stops kernels while the session runs
+    for task in tasks:
         try:
             found += [int(c) for c in (task / "children").read_text().split()]
         except OSError:

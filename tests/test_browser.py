@@ -3,6 +3,7 @@ layout it opens, step 1 run, a terminal, a file reset on disk, a notebook closed
 
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.jupyter import install
+from lab.jupyter import install, kernels
 from lab.jupyter import launcher as launch
 from tests.shipped import stubs_file
 
@@ -346,3 +347,45 @@ def test_closing_a_notebook_stops_its_kernel(server, page):
     while kernel in [k["id"] for k in rest(port, token, "/api/kernels")] and time.monotonic() < deadline:
         time.sleep(0.5)
     assert kernel not in [k["id"] for k in rest(port, token, "/api/kernels")], "the kernel outlived its notebook"
+
+
+def test_a_session_keeps_two_kernels_and_a_notebook_whose_kernel_was_stopped_runs_again(server, page):
+    """Working through the steps stops the kernel used least recently; going back to it, the next cell just runs."""
+    port, token, _ = server
+    first, second, third = "01_extract_code.ipynb", "02_write_tests.ipynb", "03_write_solution.ipynb"
+
+    def kernel_of(name):
+        return {s["name"]: s["kernel"]["id"] for s in rest(port, token, "/api/sessions")}.get(name)
+
+    def run_first_code_cell(name):
+        notebook_tab = tab(page, name)
+        notebook_tab.click()
+        # Its kernel ready, or "No Kernel" where the lab stopped it: running a cell then starts one.
+        page.locator(".jp-StatusBar-Widget").get_by_text(re.compile(r"\| Idle|No Kernel")).first.wait_for()
+        cell = page.locator(f"[id='{notebook_tab.get_attribute('data-id')}'] .jp-CodeCell").first
+        cell.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Escape")  # command mode: Shift+Enter runs the cell
+        page.keyboard.press("Shift+Enter")
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while kernel_of(name) is None and time.monotonic() < deadline:
+            time.sleep(0.25)
+        cell.locator(".jp-OutputArea-output").first.wait_for()
+        return cell
+
+    page.goto(launch.lab_url(port, token, f"notebooks/{first}"))
+    run_first_code_cell(first)
+    stopped = kernel_of(first)
+    for name in (second, third):
+        page.locator(".jp-DirListing-item").filter(has_text=name).dblclick()
+        tab(page, name).wait_for()
+        run_first_code_cell(name)
+    running = [k["id"] for k in rest(port, token, "/api/kernels")]
+    assert stopped not in running and len(running) <= kernels.MOST_KERNELS, running
+
+    cell = run_first_code_cell(first)  # back to step 1, as a student checking something
+    assert kernel_of(first) not in (None, stopped), "step 1's notebook did not get a new kernel"
+    page.wait_for_function("prompt => prompt.textContent.includes('[1]')",
+                           arg=cell.locator(".jp-InputArea-prompt").element_handle())
+    assert page.locator(".jp-Dialog").count() == 0, "a dialog (kernel picker, restart?) opened"
+    assert len(rest(port, token, "/api/kernels")) <= kernels.MOST_KERNELS
+    screenshot(page, "kernel-started-again")

@@ -32,10 +32,12 @@ SOURCE_HASH = LABEXTENSION_BUILT / "source.sha256"  # the hash of those sources 
 TERMINAL_RC = "spec2code-terminal.bashrc"  # how a terminal in the lab starts (see terminal_command)
 STATE = PROJECT_ROOT / ".cache" / "jupyterlab"  # the lab's own JupyterLab folder: its layouts and the server's log
 
-# The server's settings (jupyter_server_config.json). An idle kernel is stopped: a student's session keeps the
-# kernels of the notebooks in use, not one per notebook ever opened. Every check and try cell stands on its own,
-# so a stopped kernel costs the student only a restart of a few seconds when they come back to that notebook.
+# The server's settings (jupyter_server_config.json). A session keeps the kernels of the notebooks in use, not one
+# per notebook ever opened: an idle kernel is stopped, and so is the least recently used one when a kernel starts
+# beyond the few the lab keeps (lab.jupyter.kernels). Every check and try cell stands on its own, so a stopped
+# kernel costs the student only a restart of a few seconds when they come back to that notebook.
 SERVER_CONFIG = {
+    "ServerApp": {"kernel_manager_class": "lab.jupyter.kernels.RecentKernels"},
     "MappingKernelManager": {
         "cull_idle_timeout": 600,  # seconds a kernel may sit idle before it is stopped (10 minutes)
         "cull_interval": 60,  # seconds between looks for idle kernels
@@ -107,7 +109,7 @@ def install_server_config(prefix: Path, state: Path = STATE) -> str:
     target = prefix / "etc" / "jupyter" / "jupyter_server_config.json"
     ours = json.loads(json.dumps(SERVER_CONFIG))
     ours["LabApp"] = {"workspaces_dir": str(state / "workspaces")}
-    ours["ServerApp"] = {"terminado_settings": {"shell_command": terminal_command(prefix)}}
+    ours["ServerApp"]["terminado_settings"] = {"shell_command": terminal_command(prefix)}
     return merge_json(target, ours, "JupyterLab server settings")
 
 

@@ -35,6 +35,7 @@ def test_setup_installs_each_piece_once_and_keeps_what_others_set(tmp_path):
     assert server["MappingKernelManager"] == install.SERVER_CONFIG["MappingKernelManager"]
     assert server["LabApp"]["workspaces_dir"] == str(state / "workspaces")
     assert server["ServerApp"]["terminado_settings"]["shell_command"] == install.terminal_command(prefix)
+    assert server["ServerApp"]["kernel_manager_class"] == "lab.jupyter.kernels.RecentKernels"
 
     built = install.LABEXTENSION_BUILT
     installed = prefix / "share" / "jupyter" / "labextensions" / install.labextension_name()
@@ -82,7 +83,8 @@ def test_every_server_setting_is_one_the_server_has():
 
     classes = {c.__name__: c for c in (ServerApp, ContentsManager, MappingKernelManager, LabApp)}
     prefix = Path(sys.prefix)
-    written = install.SERVER_CONFIG | {"LabApp": {"workspaces_dir": ""}, "ServerApp": {"terminado_settings": {}}}
+    written = install.SERVER_CONFIG | {"LabApp": {"workspaces_dir": ""},
+                                       "ServerApp": install.SERVER_CONFIG["ServerApp"] | {"terminado_settings": {}}}
     for section, values in written.items():
         traits = classes[section].class_traits(config=True)
         assert set(values) <= set(traits), section
@@ -92,6 +94,13 @@ def test_every_server_setting_is_one_the_server_has():
 def test_idle_kernels_are_stopped_but_never_a_busy_one():
     culling = install.SERVER_CONFIG["MappingKernelManager"]
     assert 0 < culling["cull_idle_timeout"] <= 1800 and culling["cull_connected"] and not culling["cull_busy"]
+
+
+def test_the_labs_kernel_manager_is_the_servers_own_but_for_the_limit():
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # the server's default
+    from jupyter_server.utils import import_item
+
+    assert issubclass(import_item(install.SERVER_CONFIG["ServerApp"]["kernel_manager_class"]), AsyncMappingKernelManager)
 
 
 def test_a_terminal_in_the_lab_runs_the_labs_spec2code_and_python(tmp_path):
