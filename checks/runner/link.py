@@ -70,8 +70,8 @@ class ChildLink:
         root, child_py, agent_read = reach.within_reach(chosen.level, Path(agent), self._mountpoint)
         child = [sys.executable, "-I", str(child_py), str(root), str(agent_read),
                  str(request_read), str(reply_write)] + (["--show-output"] if show_output else [])
-        start = [sys.executable, "-I", str(HERE / "start.py"), str(status_write), chosen.level, chosen.via or "-",
-                 str(uid), self._mountpoint, str(agent), "--", *child]
+        start = [sys.executable, "-I", str(HERE / "start.py"), str(os.getpid()), str(status_write), chosen.level,
+                 chosen.via or "-", str(uid), self._mountpoint, str(agent), "--", *child]
         try:
             self._proc = subprocess.Popen(
                 start,

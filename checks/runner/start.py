@@ -1,9 +1,10 @@
 """Start an agent's child behind the strongest walls this machine allows (the sandbox's ladder), then become it.
 
-Run by link.py as `python -I start.py STATUS_FD LEVEL VIA UID MOUNTPOINT AGENT -- python -I child.py ...`. It puts
-the walls up (LEVEL and VIA are what the sandbox's ladder chose for this machine; UID is the child's own user, from
-the sandbox's reserved range, when the lab runs as root), says on the status pipe which level it reached, and execs
-the child. Any failure while putting up walls ends it there, before the agent's code is read: it fails closed.
+Run by link.py as `python -I start.py GRADER STATUS_FD LEVEL VIA UID MOUNTPOINT AGENT -- python -I child.py ...`.
+It dies with GRADER (the grader's process id), puts the walls up (LEVEL and VIA are what the sandbox's ladder chose
+for this machine; UID is the child's own user, from the sandbox's reserved range, when the lab runs as root), says
+on the status pipe which level it reached, and execs the child. Any failure while putting up walls ends it there,
+before the agent's code is read: it fails closed.
 
 What the child sees at the namespaces level: the Python runtime, the lab's harness/ and this folder (read-only), the
 agent file itself (read-only), an empty /work and /tmp; no project tree (no reference agent, no class folder), no
@@ -57,11 +58,13 @@ def put_up(walls, level: str, via: str, uid: int, mountpoint: str, agent: str) -
 
 
 def main(argv: list[str]) -> None:
-    status_fd, level, via, uid, mountpoint, agent = argv[:6]
+    grader, status_fd, level, via, uid, mountpoint, agent = argv[:7]
     command = argv[argv.index("--") + 1 :]
     status = int(status_fd)
     try:
-        reached = put_up(walls_module(), level, via, int(uid), mountpoint, agent)
+        walls = walls_module()
+        walls.attach(int(grader))  # the grader may be killed while this starts: then nothing is run at all
+        reached = put_up(walls, level, via, int(uid), mountpoint, agent)
     except BaseException as exc:  # noqa: BLE001 - any failure: the agent is not run (fail closed)
         _say(status, {"failed": f"{type(exc).__name__}: {exc}"[:300]})
         os._exit(WALLS_FAILED)

@@ -28,6 +28,7 @@ CAP_SETGID, CAP_SETUID, CAP_SYS_ADMIN = 6, 7, 21
 
 NOBODY = 65534  # uid and gid the grader's child runs as when it starts as root
 INNER = 1000  # uid and gid sandboxed code has inside a user namespace of its own
+KILLED = 137  # exit status of a process that ends itself because the one it belongs to has gone (as SIGKILL's)
 LEVELS = ("namespaces", "user", "process")  # strongest first
 
 
@@ -42,6 +43,8 @@ seccomp = _sibling("seccomp")
 enter_minimal_root, runtime_paths, mount = rootfs.enter_minimal_root, rootfs.runtime_paths, rootfs.mount
 
 _libc = None
+_parent = None  # the process whose end must end this one, when it is this process's parent (see attach)
+_keeper = None  # in the walled child: (fd, identity) of the read end of a pipe its keeper holds open: EOF = gone
 
 
 def libc():
@@ -71,6 +74,42 @@ def die_with_parent() -> None:
     """Ask the kernel to kill this process when its parent dies, so nothing outlives a run.
     Changing user or capabilities clears this: call it after them."""
     prctl(PR_SET_PDEATHSIG, 9)
+
+
+def attach(parent: int) -> None:
+    """Die with `parent`, which started this process: if it has already gone (killed while this process started
+    up, before it could ask the kernel), end now rather than run on with nobody to stop it."""
+    global _parent
+    _parent = parent
+    die_with_parent()
+    if os.getppid() != parent:
+        os._exit(KILLED)
+
+
+def orphaned() -> bool:
+    """Whether what must outlive this process has gone already: its keeper (in a walled child), or the parent
+    given to `attach`. Asked after `die_with_parent`, so a death after the question is the kernel's to act on."""
+    if _keeper is not None:
+        fd = keeper_fd()
+        if fd is None:
+            return False  # the caller closed it: no telling, and the kernel will act on a death from now on
+        import select
+
+        return bool(select.select([fd], [], [], 0)[0])  # readable: the keeper's end is closed
+    return _parent is not None and os.getppid() != _parent
+
+
+def keeper_fd() -> int | None:
+    """The descriptor on which a walled child watches its keeper, if it is still open (a caller that closes every
+    descriptor before `finish` should keep this one)."""
+    if _keeper is None:
+        return None
+    fd, identity = _keeper
+    try:
+        found = os.fstat(fd)
+    except OSError:
+        return None
+    return fd if (found.st_dev, found.st_ino) == identity else None
 
 
 def unshare(flags: int) -> None:
@@ -316,14 +355,20 @@ def begin(ladder: Ladder, uid: int, gid: int, *, fork: bool = False) -> None:
         unshare(CLONE_NEWPID)
     elif not fork:
         return
-    parent = os.getppid()
+    global _keeper
+    parent = _parent or os.getppid()
+    alive_read, alive_write = os.pipe()  # held by the keeper: the child sees EOF once the keeper is gone
     child = os.fork()
     if child == 0:
+        os.close(alive_write)
+        pipe = os.fstat(alive_read)
+        _keeper = (alive_read, (pipe.st_dev, pipe.st_ino))
         return
     die_with_parent()  # the keeper too: its end ends the walled child (see finish), and with it the namespace
     if os.getppid() != parent:  # the parent died before the line above
         os.kill(child, 9)
-    os.closerange(3, 1 << 16)
+    os.closerange(3, alive_write)
+    os.closerange(alive_write + 1, 1 << 16)
     while True:
         try:
             _, status = os.waitpid(child, 0)
@@ -361,7 +406,11 @@ def finish(ladder: Ladder, uid: int, gid: int, *, mountpoint: str = "", workdir:
         failed = seccomp.install(network=ladder.level == "namespaces")
         if failed:
             missing.append(failed)
-    die_with_parent()
+    die_with_parent()  # again: a change of user clears it
+    if orphaned():  # the keeper or the parent died before the line above: nothing may run on unwatched
+        os._exit(KILLED)
+    if keeper_fd() is not None:
+        os.close(keeper_fd())
     return missing
 
 

@@ -34,3 +34,64 @@ def test_one_call_puts_up_the_strongest_level_asked_for_and_says_which(asked):
         assert not facts["sees_project"]
     else:
         assert facts["level"] in ("user", "process")
+
+
+ATTACH_TO = """
+import sys
+sys.path.insert(0, {sandbox!r})
+import walls
+walls.attach({parent})
+print("ran on", flush=True)
+"""
+
+
+def test_a_process_whose_parent_is_gone_before_it_could_attach_runs_nothing():
+    """A grader killed while its agent's process starts: that process sees it has a new parent, and ends."""
+    import os
+
+    sandbox = str(ROOT / "harness" / "sandbox")
+    here = subprocess.run([sys.executable, "-c", ATTACH_TO.format(sandbox=sandbox, parent=os.getpid())],
+                          capture_output=True, text=True, timeout=60)
+    assert here.returncode == 0 and here.stdout == "ran on\n", here.stderr  # its parent is alive: it runs
+    gone = subprocess.run([sys.executable, "-c", ATTACH_TO.format(sandbox=sandbox, parent=1)],  # not its parent
+                          capture_output=True, text=True, timeout=60)
+    assert gone.returncode == 137 and gone.stdout == "", gone.stderr
+
+
+KEEPER_DIES_EARLY = """
+import os, signal, sys, time
+sys.path.insert(0, {sandbox!r})
+import walls
+ladder = walls.Ladder("process")
+walls.begin(ladder, os.getuid(), os.getgid(), fork=True)  # this process goes on as the walled child
+with open({marks!r}, "a") as f:
+    f.write(f"{{os.getpid()}}\\n")
+os.kill(os.getppid(), signal.SIGKILL)  # its keeper dies (its grader was killed) before the walls are up
+time.sleep(0.5)
+walls.finish(ladder, os.getuid(), os.getgid(), mountpoint={folder!r}, workdir={folder!r})
+with open({marks!r}, "a") as f:
+    f.write("ran on\\n")
+"""
+
+
+def test_a_walled_child_whose_keeper_died_before_its_walls_were_up_ends_instead_of_running_unwatched(tmp_path):
+    import os
+    import time
+
+    marks = tmp_path / "marks"
+    code = KEEPER_DIES_EARLY.format(sandbox=str(ROOT / "harness" / "sandbox"), marks=str(marks), folder=str(tmp_path))
+    keeper = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert keeper.returncode == -9, keeper.stderr
+    deadline = time.monotonic() + 30
+    while not marks.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child = int(marks.read_text().split()[0])
+    while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break
+        except OSError:
+            break
+        time.sleep(0.05)
+    assert marks.read_text().split() == [str(child)], "the child ran on after its keeper had gone"
