@@ -10,12 +10,13 @@ stopped notebook costs a kernel start of a few seconds: JupyterLab starts one wh
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timezone
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Integer
 
 MOST_KERNELS = 2  # the notebook in use and the one before it (say, the start notebook, or the previous step)
+NEVER = datetime.min.replace(tzinfo=timezone.utc)  # the last activity of a kernel that has not said (UTC, as theirs)
 
 
 def least_recently_used(kernels: dict[str, tuple[datetime, str]], keep: str, most: int) -> list[str]:
@@ -46,7 +47,7 @@ class RecentKernels(AsyncMappingKernelManager):
         kernels = {}
         for kernel_id in self.list_kernel_ids():
             kernel = self.get_kernel(kernel_id)
-            kernels[kernel_id] = (getattr(kernel, "last_activity", datetime.min), getattr(kernel, "execution_state", ""))
+            kernels[kernel_id] = (getattr(kernel, "last_activity", NEVER), getattr(kernel, "execution_state", ""))
         for kernel_id in least_recently_used(kernels, keep, self.most_kernels):
             if kernel_id in self:  # another start may have stopped it meanwhile
                 self.log.info("Stopping kernel %s, the least recently used: the lab keeps %d kernels at most",

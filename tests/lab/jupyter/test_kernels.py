@@ -1,13 +1,13 @@
 """The lab's kernel manager keeps the kernels used last: which ones it stops, and that a real server does so."""
 
 import asyncio
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from lab.jupyter import kernels
 
-T0 = datetime(2026, 1, 1)
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)  # the server's times are UTC-aware
 
 
 def used(minutes_ago, state="idle"):
@@ -23,6 +23,11 @@ def test_the_least_recently_used_kernels_are_stopped_until_at_most_the_limit_rem
 def test_a_busy_kernel_is_never_stopped_even_if_that_leaves_more_than_the_limit():
     running = {"step1": used(30, "busy"), "step2": used(20), "step3": used(0)}
     assert kernels.least_recently_used(running, keep="step3", most=1) == ["step2"]
+
+
+def test_a_kernel_that_never_said_when_it_was_last_used_counts_as_the_least_recent():
+    running = {"silent": (kernels.NEVER, "idle"), "step2": used(20), "step3": used(0)}
+    assert kernels.least_recently_used(running, keep="step3", most=2) == ["silent"]
 
 
 def test_the_kernel_just_started_is_kept_even_when_it_is_the_oldest():
