@@ -166,21 +166,13 @@ def _parse(name: str, raw: str):
         if value not in _YES + _NO:
             raise SettingsError(f"SPEC2CODE_REPLAY={raw!r} is not 1 or 0: set it to 1 to replay, or unset it.")
         return value in _YES
-    if name == "SPEC2CODE_TIMEOUT":
+    if name in ("SPEC2CODE_TIMEOUT", "SPEC2CODE_LIVE_WAIT"):
         try:
             value = float(raw or VARIABLES[name][0])
         except ValueError:
             value = float("nan")
         if not 0 < value < float("inf"):
-            raise SettingsError(f"SPEC2CODE_TIMEOUT={raw!r} is not a positive number of seconds, e.g. 10.")
-        return value
-    if name == "SPEC2CODE_LIVE_WAIT":
-        try:
-            value = float(raw or VARIABLES[name][0])
-        except ValueError:
-            value = float("nan")
-        if not 0 < value < float("inf"):
-            raise SettingsError(f"SPEC2CODE_LIVE_WAIT={raw!r} is not a positive number of seconds, e.g. 120.")
+            raise SettingsError(f"{name}={raw!r} is not a positive number of seconds, e.g. {VARIABLES[name][0]}.")
         return value
     if name == "SPEC2CODE_TRAIL":
         return Path(raw).expanduser() if raw else None

@@ -90,7 +90,11 @@ def install(network: bool) -> str | None:
     reason = supported()
     if reason:
         return reason
-    rules = program(network)
+    return load(program(network))
+
+
+def load(rules: list[tuple]) -> str | None:
+    """Load a filter of (code, jt, jf, k) rules into this process and every process it starts. None, or why not."""
     data = b"".join(struct.pack("HBBI", *rule) for rule in rules)
     buffer = ctypes.create_string_buffer(data, len(data))
 

@@ -170,30 +170,21 @@ def run(command: list[str], *, timeout: float = 600, env: dict | None = None) ->
 def _refuse_namespaces_then_exec(argv: list[str]) -> None:
     """Install Docker's refusal of new namespaces (its seccomp profile, for a process without CAP_SYS_ADMIN), then
     become `argv`. Built from the sandbox's own seccomp module, read by path."""
-    import ctypes
     import importlib.util
-    import struct
 
     spec = importlib.util.spec_from_file_location("seccomp", SANDBOX / "seccomp.py")
     sc = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(sc)
-    arch, nr = sc.ARCHES[platform.machine()]
+    _, nr = sc.ARCHES[platform.machine()]
     deny, enosys = sc.RET_ERRNO | errno.EPERM, sc.RET_ERRNO | errno.ENOSYS
     rules = [(sc.LD, 0, 0, 0)]
     for name, action in (("unshare", deny), ("setns", deny), ("clone3", enosys)):
         rules += [(sc.JEQ, 0, 1, nr[name]), (sc.RET, 0, 0, action)]
     rules += [(sc.JEQ, 0, 3, nr["clone"]), (sc.LD, 0, 0, 16), (sc.JSET, 0, 1, sc.NAMESPACE_FLAGS),
               (sc.RET, 0, 0, deny), (sc.RET, 0, 0, sc.RET_ALLOW)]
-    data = b"".join(struct.pack("HBBI", *rule) for rule in rules)
-    buffer = ctypes.create_string_buffer(data, len(data))
-
-    class Program(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    prog = Program(len(rules), ctypes.addressof(buffer))
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(sc.PR_SET_SECCOMP, ctypes.c_ulong(sc.SECCOMP_MODE_FILTER), ctypes.byref(prog), 0, 0) != 0:
-        sys.exit(f"seccomp: {os.strerror(ctypes.get_errno())}")
+    refused = sc.load(rules)
+    if refused:
+        sys.exit(refused)
     os.execvp(argv[0], argv)
 
 
