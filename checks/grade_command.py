@@ -96,17 +96,7 @@ def _parse(argv) -> argparse.Namespace:
                         help=f"submissions graded at once (default: {DEFAULT_JOBS})")
     parser.add_argument("--timeout", type=_positive(float), metavar="S",
                         help="most seconds one call of a student's function may take (default: 3, 10 for steps 4-5)")
-    parser.add_argument("--points", type=parse_points, default=(1.0,) * len(STEPS), metavar="P[,P...]",
-                        help="points per step: one number for every step, or one per step (default: 1)")
-    parser.add_argument("--partial", action="store_true",
-                        help="a step scores the fraction of its checks passed (default: all or nothing)")
-    parser.add_argument("--credit-blocked", action="store_true",
-                        help="grade a blocked step's checks as if the steps it needs had passed (default: it scores 0)")
-    parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
-                        help="--format gradescope: when students see the result (default: visible)")
-    parser.add_argument("--step-visibility", type=parse_step_visibility, metavar="V[,V...]",
-                        help="--format gradescope: when students see each step's test, one for all or one per step "
-                        "(default: as --visibility)")
+    add_scoring_arguments(parser, gradescope_only="--format gradescope: ")
     parser.add_argument("--task", type=_task, metavar="NAME",
                         help="the task of the checks that run the lab's model in steps 2 and 4 (default: leap_year)")
     parser.add_argument("--require-isolation", choices=("namespaces", "user", "process"), metavar="LEVEL",
@@ -170,8 +160,29 @@ def _visibility(text: str) -> str:
     return text
 
 
-parse_points = _per_step(_number, "number", "numbers")  # --points: also read by `spec2code autograder`
-parse_step_visibility = _per_step(_visibility, "visibility", "visibilities")  # --step-visibility, likewise
+parse_points = _per_step(_number, "number", "numbers")
+parse_step_visibility = _per_step(_visibility, "visibility", "visibilities")
+
+
+def add_points(parser) -> None:
+    """--points, as `grade` and both `spec2code autograder` platforms read it."""
+    parser.add_argument("--points", type=parse_points, default=(1.0,) * len(STEPS), metavar="P[,P...]",
+                        help="points per step: one number for every step, or one per step (default: 1)")
+
+
+def add_scoring_arguments(parser, gradescope_only: str = "") -> None:
+    """How a submission is scored and shown, as `grade` and `spec2code autograder gradescope` read it.
+    `gradescope_only` starts the help of the options that only Gradescope's output uses."""
+    add_points(parser)
+    parser.add_argument("--partial", action="store_true",
+                        help="a step scores the fraction of its checks passed (default: all or nothing)")
+    parser.add_argument("--credit-blocked", action="store_true",
+                        help="grade a blocked step's checks as if the steps it needs had passed (default: it scores 0)")
+    parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
+                        help=f"{gradescope_only}when students see the result (default: visible)")
+    parser.add_argument("--step-visibility", type=parse_step_visibility, metavar="V[,V...]",
+                        help=f"{gradescope_only}when students see each step's test, one for all or one per step "
+                        "(default: as --visibility)")
 
 
 def _output_path(args) -> Path | None:

@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 from checks.autograder import classroom, gradescope, wheel
-from checks.grade_command import parse_points, parse_step_visibility
+from checks.grade_command import add_points, add_scoring_arguments
 from checks.grading import number
-from checks.report.gradescope import VISIBILITIES
 from checks.steps import STEPS
 from harness.errors import UsageError
 from harness.files import write_atomically
@@ -93,15 +92,7 @@ def _parse(argv) -> argparse.Namespace:
         "zip on your own machine.")
     scope.set_defaults(build=_gradescope)
     scope.add_argument("--out", metavar="PATH", help="the zip to write (default: autograder.zip)")
-    _points(scope)
-    scope.add_argument("--partial", action="store_true",
-                       help="a step scores the fraction of its checks passed (default: all or nothing)")
-    scope.add_argument("--credit-blocked", action="store_true",
-                       help="grade a blocked step's checks as if the steps it needs had passed (default: it scores 0)")
-    scope.add_argument("--visibility", choices=VISIBILITIES, default="visible",
-                       help="when students see the result (default: visible)")
-    scope.add_argument("--step-visibility", type=parse_step_visibility, metavar="V[,V...]",
-                       help="when students see each step: one for all or one per step (default: as --visibility)")
+    add_scoring_arguments(scope)
     scope.add_argument("--time-limit", type=int, default=gradescope.TIME_LIMIT, metavar="S",
                        help=f"seconds grading one submission may take before a zero is written "
                        f"(default: {gradescope.TIME_LIMIT}; keep it under the assignment's own timeout)")
@@ -111,7 +102,7 @@ def _parse(argv) -> argparse.Namespace:
         "running `spec2code check N`, then the grading reporter.")
     room.set_defaults(build=_classroom)
     room.add_argument("--out", metavar="PATH", help=f"the workflow to write (default: {classroom.PATH})")
-    _points(room)
+    add_points(room)
     room.add_argument("--partial", action="store_true", help=argparse.SUPPRESS)  # refused, with a reason
     room.add_argument("--timeout", type=int, default=classroom.TIMEOUT, metavar="MINUTES",
                       help=f"minutes one step's check may take on the runner (default: {classroom.TIMEOUT})")
@@ -120,8 +111,3 @@ def _parse(argv) -> argparse.Namespace:
         if getattr(args, name, 1) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be 1 or more")
     return args
-
-
-def _points(parser) -> None:
-    parser.add_argument("--points", type=parse_points, default=(1.0,) * len(STEPS), metavar="P[,P...]",
-                        help="points per step: one number for every step, or one per step (default: 1)")
