@@ -96,10 +96,16 @@ def tab(page, label):
     return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab").filter(has_text=label).first
 
 
+def alone(port, token, path):
+    """The address of one file opened by itself: notebooks that earlier tests left in the layout would each start
+    a kernel as the page loads, and the lab, keeping two, might stop the kernel of the file under test."""
+    return launch.lab_url(port, token, path) + "&reset"
+
+
 def open_in_editor(page, port, token, agent, showing):
     """Open agent.py by its address and wait until its editor shows `showing`; return its tab and editor."""
     path = agent.relative_to(ROOT).as_posix()
-    page.goto(launch.lab_url(port, token, path))
+    page.goto(alone(port, token, path))
     agent_tab = page.locator(f".lm-DockPanel-tabBar .lm-TabBar-tab[title*='{path}']")
     agent_tab.wait_for()
     editor = page.locator(f"[id='{agent_tab.get_attribute('data-id')}'] .cm-content")
@@ -140,7 +146,7 @@ def test_the_lab_opens_the_start_notebook_with_agent_py_beside_it(server, page):
 def test_step_1_runs_in_the_browser_and_shows_its_check(server, page):
     port, token, _ = server
     committed = NOTEBOOK.read_bytes()
-    page.goto(launch.lab_url(port, token, NOTEBOOK.relative_to(ROOT).as_posix()))
+    page.goto(alone(port, token, NOTEBOOK.relative_to(ROOT).as_posix()))
 
     # The notebook opens on the lab's own kernel: no kernel picker, no first-run prompt.
     notebook_tab = tab(page, NOTEBOOK.name)
@@ -176,7 +182,7 @@ def test_a_terminal_in_the_lab_runs_spec2code(server, page):
     port, token, home = server
     out = home / "terminal.txt"
     page.goto(launch.lab_url(port, token))
-    tab(page, "agent.py").wait_for()
+    page.locator(".jp-DirListing-item").first.wait_for()  # the lab has loaded
     page.click(".lm-MenuBar-item:has-text('File')")
     page.hover(".lm-Menu-item:has-text('New')")
     page.click(".lm-Menu-item[data-command='terminal:create-new']")
@@ -331,7 +337,7 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
 
 def test_closing_a_notebook_stops_its_kernel(server, page):
     port, token, _ = server
-    page.goto(launch.lab_url(port, token, "notebooks/02_write_tests.ipynb"))
+    page.goto(alone(port, token, "notebooks/02_write_tests.ipynb"))
     notebook_tab = tab(page, "02_write_tests.ipynb")
     notebook_tab.wait_for()
     page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle").wait_for()
@@ -372,7 +378,7 @@ def test_a_session_keeps_two_kernels_and_a_notebook_whose_kernel_was_stopped_run
         cell.locator(".jp-OutputArea-output").first.wait_for()
         return cell
 
-    page.goto(launch.lab_url(port, token, f"notebooks/{first}"))
+    page.goto(alone(port, token, f"notebooks/{first}"))
     run_first_code_cell(first)
     stopped = kernel_of(first)
     for name in (second, third):
