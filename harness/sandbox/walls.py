@@ -12,6 +12,7 @@ import ctypes
 import importlib
 import os
 import resource
+import select
 import sys
 
 CLONE_NEWNS = 0x00020000
@@ -93,8 +94,6 @@ def orphaned() -> bool:
         fd = keeper_fd()
         if fd is None:
             return False  # the caller closed it: no telling, and the kernel will act on a death from now on
-        import select
-
         return bool(select.select([fd], [], [], 0)[0])  # readable: the keeper's end is closed
     return _parent is not None and os.getppid() != _parent
 
@@ -409,8 +408,9 @@ def finish(ladder: Ladder, uid: int, gid: int, *, mountpoint: str = "", workdir:
     die_with_parent()  # again: a change of user clears it
     if orphaned():  # the keeper or the parent died before the line above: nothing may run on unwatched
         os._exit(KILLED)
-    if keeper_fd() is not None:
-        os.close(keeper_fd())
+    keeper = keeper_fd()
+    if keeper is not None:
+        os.close(keeper)
     return missing
 
 

@@ -1,9 +1,11 @@
 """walls.enter: any process (the grader's agent child, say) climbs the same ladder with one call and learns the level."""
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -47,8 +49,6 @@ print("ran on", flush=True)
 
 def test_a_process_whose_parent_is_gone_before_it_could_attach_runs_nothing():
     """A grader killed while its agent's process starts: that process sees it has a new parent, and ends."""
-    import os
-
     sandbox = str(ROOT / "harness" / "sandbox")
     here = subprocess.run([sys.executable, "-c", ATTACH_TO.format(sandbox=sandbox, parent=os.getpid())],
                           capture_output=True, text=True, timeout=60)
@@ -75,9 +75,6 @@ with open({marks!r}, "a") as f:
 
 
 def test_a_walled_child_whose_keeper_died_before_its_walls_were_up_ends_instead_of_running_unwatched(tmp_path):
-    import os
-    import time
-
     marks = tmp_path / "marks"
     code = KEEPER_DIES_EARLY.format(sandbox=str(ROOT / "harness" / "sandbox"), marks=str(marks), folder=str(tmp_path))
     keeper = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
