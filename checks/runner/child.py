@@ -17,12 +17,12 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
     try:
         import harness
         from harness.files import decode_source
-        from harness.sandbox import walls
+        from harness.sandbox import linux
 
         wire = _beside("wire")  # by path: the rest of the checks package is not this process's to see
     except BaseException:  # noqa: BLE001 - nothing to speak with: the parent reads the exit status
         os._exit(LAB_BROKEN)
-    walls.die_with_parent()
+    linux.die_with_parent()
     request_fd, reply_fd = _out_of_sight(request_fd), _out_of_sight(reply_fd)
     sys.argv = [agent]  # the agent has no business with the lab's command line
     if show_output:

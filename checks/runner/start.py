@@ -23,13 +23,15 @@ LIMITS = {"cpu_seconds": 600, "file_bytes": 64 << 20, "processes": 256, "files":
 MEMORY = 2 << 30  # bytes of address space the child may add to what it maps when it starts
 
 
-def walls_module():
+def sandbox_modules():
+    """The sandbox's linux.py and walls.py, by name: this process has no business with the `harness` package."""
     sys.path.insert(0, os.path.join(ROOT, "harness", "sandbox"))
     try:
+        import linux
         import walls
     finally:
         sys.path.pop(0)
-    return walls
+    return linux, walls
 
 
 def hidden_packages(agent: str) -> list[str]:
@@ -43,18 +45,16 @@ def hidden_packages(agent: str) -> list[str]:
     return [folder for folder in found if not os.path.realpath(agent).startswith(folder + os.sep)]
 
 
-def put_up(walls, level: str, via: str, uid: int, mountpoint: str, agent: str) -> dict:
+def put_up(linux, walls, level: str, via: str, uid: int, mountpoint: str, agent: str) -> dict:
     ladder = walls.Ladder(level, via)
-    walls.begin(ladder, uid, uid)  # at the namespaces level, the rest happens in the first process of a new one
     limits = None
     if level != "process":  # a per-process limit only binds where the child has a user of its own
-        limits = dict(LIMITS, memory_bytes=walls.current_address_space() + MEMORY)
-    ladder.notes += walls.finish(
+        limits = dict(LIMITS, memory_bytes=linux.current_address_space() + MEMORY)
+    return walls.enter(  # at the namespaces level, this goes on in the first process of a new PID namespace
         ladder, uid, uid, mountpoint=mountpoint, workdir="/work" if level == "namespaces" else mountpoint,
         readonly=[os.path.realpath(sys.prefix), os.path.join(ROOT, "harness"), HERE, os.path.realpath(agent)],
         hidden=hidden_packages(agent), limits=limits,
     )
-    return ladder.describe()
 
 
 def main(argv: list[str]) -> None:
@@ -62,9 +62,9 @@ def main(argv: list[str]) -> None:
     command = argv[argv.index("--") + 1 :]
     status = int(status_fd)
     try:
-        walls = walls_module()
-        walls.attach(int(grader))  # the grader may be killed while this starts: then nothing is run at all
-        reached = put_up(walls, level, via, int(uid), mountpoint, agent)
+        linux, walls = sandbox_modules()
+        linux.attach(int(grader))  # the grader may be killed while this starts: then nothing is run at all
+        reached = put_up(linux, walls, level, via, int(uid), mountpoint, agent)
     except BaseException as exc:  # noqa: BLE001 - any failure: the agent is not run (fail closed)
         _say(status, {"failed": f"{type(exc).__name__}: {exc}"[:300]})
         os._exit(WALLS_FAILED)

@@ -2,8 +2,9 @@
 
 caller.py (and results.py) is the side the lab calls; every other module here runs in the sandbox's own processes,
 which never import the `harness` package (it holds the held-out tests): server.py and runs.py (a run's life),
-tests_side.py, runner.py, solution_side.py, proxy.py and wire.py (the two sides and the wire between them), and
-walls.py with rootfs.py, seccomp.py, slots.py, cgroups.py and tidy.py (the walls, and giving back what a run took).
+tests_side.py, runner.py, solution_side.py, proxy.py and wire.py (the two sides and the wire between them), walls.py
+(the ladder of levels, put up) with linux.py, rootfs.py and seccomp.py (the Linux calls it is made of),
+and slots.py, cgroups.py and tidy.py (giving back what a run took).
 """
 
 from .caller import isolation_lacks, isolation_level, isolation_summary, run

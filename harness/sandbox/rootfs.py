@@ -1,6 +1,6 @@
 """A minimal root for sandboxed code: a bounded tmpfs holding only the Python runtime (read-only) and empty folders.
 
-Loaded by walls.py (which re-exports `enter_minimal_root`); it imports nothing of the lab.
+Loaded by walls.py, by name or through `harness`; it imports nothing of the lab.
 """
 
 from __future__ import annotations

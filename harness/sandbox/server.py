@@ -37,6 +37,7 @@ _TEXT.loader.exec_module(sys.modules["text"])
 sys.path.insert(0, _HERE)
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
+import linux  # noqa: E402
 import tidy  # noqa: E402
 import walls  # noqa: E402
 from runner import RECORDER, warm_pytest  # noqa: E402
@@ -249,7 +250,7 @@ def main():
         signal.signal(sig, _end)
     asked = os.environ.get("SPEC2CODE_ISOLATION", "auto")
     ladder = walls.choose(asked)
-    walls.prctl(walls.PR_SET_CHILD_SUBREAPER, 1)
+    linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
     # No parent-death signal here: it fires when the *thread* that started us ends, and callers may use
     # thread pools. The control socket closing (the caller exiting, however it dies) ends us instead.
     base_dir = tempfile.mkdtemp(prefix="spec2code-sandbox-")

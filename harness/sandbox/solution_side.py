@@ -12,13 +12,14 @@ import socket
 import sys
 import types
 
+import linux
 import walls
 from text import cut
 from wire import MAX_FRAME, decode, encode, frame, recv_frame, send_frame
 
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
-LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "wire", "proxy", "tests_side", "solution_side", "text",
-               "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy")
+LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "wire", "proxy", "tests_side", "solution_side",
+               "text", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy")
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the solution's user may have at once
@@ -36,7 +37,7 @@ def start_solution_side(run, ladder, close):
             for other in close:
                 other.close()
             os.close(out_r)
-            walls.die_with_parent()
+            linux.die_with_parent()
             walls.begin(ladder, run.solution_uid, run.solution_uid, fork=True)  # we go on as the solution's process
             solution_main(s_sock, out_w, run, ladder)
         except BaseException:  # noqa: BLE001
@@ -57,7 +58,7 @@ def solution_main(sock, out_fd, run, ladder):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     low = 3
-    for keep in sorted({sock.fileno(), walls.keeper_fd()} - {None}):  # the keeper's pipe: see walls.finish
+    for keep in sorted({sock.fileno(), linux.keeper_fd()} - {None}):  # the keeper's pipe: see walls.finish
         os.closerange(low, keep)
         low = keep + 1
     os.closerange(low, 1 << 16)
@@ -66,7 +67,7 @@ def solution_main(sock, out_fd, run, ladder):
     harness_dir = os.path.dirname(os.path.dirname(os.path.abspath(walls.__file__)))
     limits = dict(
         cpu_seconds=600,  # lowered to the run's own limit when the run arrives
-        memory_bytes=walls.current_address_space() + EXTRA_MEMORY,
+        memory_bytes=linux.current_address_space() + EXTRA_MEMORY,
         file_bytes=8 << 20,
         processes=SOLUTION_PROCESSES,
         files=256,

@@ -11,6 +11,7 @@ import time
 import types
 
 import cgroups
+import linux
 import walls
 from proxy import Channel, make_proxy
 from runner import RECORDER, collect_file, first_line_of_collect_error, preload_test_module, run_items, warm_pytest
@@ -37,14 +38,14 @@ def spare_process(session, run, ladder, link):
     except OSError:
         pass
     walls.begin(ladder, run.tests_uid, run.tests_uid)  # at the namespaces level we go on as the first of a PID namespace
-    memory = walls.current_address_space() + TEST_EXTRA_MEMORY
+    memory = linux.current_address_space() + TEST_EXTRA_MEMORY
     # Fork the solution's side first, before any test source is in this process's memory.
     t_sock, out_r, keeper = start_solution_side(run, ladder, close=[link])
     limits = dict(cpu_seconds=600, memory_bytes=memory, file_bytes=8 << 20, processes=TEST_PROCESSES, files=256)
     # The tests are model-written code too: they see the runtime, pytest's environment and their own folder.
     walls.finish(ladder, run.tests_uid, run.tests_uid, mountpoint=os.path.join(run.machine.base_dir, "root"),
                  workdir=run.tests_dir, readonly=[os.path.realpath(sys.prefix)], limits=limits)
-    walls.forbid_inspection()
+    linux.forbid_inspection()
     sys.dont_write_bytecode = True
     warm_pytest(session, os.path.join(run.tests_dir, "warm"))
 
