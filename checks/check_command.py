@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from harness import levels
 from harness.tasks import TASKS, task
 
 from .engine import grade_agent
@@ -24,8 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("steps", nargs="*", metavar="STEP", help="step numbers or function names (default: all)")
     parser.add_argument("--agent", metavar="PATH", help="the agent.py to grade (default: $SPEC2CODE_AGENT or lab/agent.py)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for tools")
-    parser.add_argument("--require-isolation", choices=("namespaces", "user", "process"), metavar="LEVEL",
-                        help="refuse to grade where the walls are weaker than LEVEL: namespaces, user or process "
+    parser.add_argument("--require-isolation", choices=levels.NAMES, metavar="LEVEL",
+                        help=f"refuse to grade where the walls are weaker than LEVEL: {levels.LISTED} "
                         "(default: $SPEC2CODE_REQUIRE_ISOLATION)")
     parser.add_argument("--task", metavar="NAME", help="the task the checks run the lab's model on in steps 2 and 4 "
                         f"(default: leap_year; one of {', '.join(TASKS)})")

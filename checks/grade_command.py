@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from harness import levels
 from harness.errors import UsageError
 from harness.files import write_atomically
 
@@ -99,8 +100,8 @@ def _parse(argv) -> argparse.Namespace:
     add_scoring_arguments(parser, gradescope_only="--format gradescope: ")
     parser.add_argument("--task", type=_task, metavar="NAME",
                         help="the task of the checks that run the lab's model in steps 2 and 4 (default: leap_year)")
-    parser.add_argument("--require-isolation", choices=("namespaces", "user", "process"), metavar="LEVEL",
-                        help="refuse to grade where the walls are weaker than LEVEL: namespaces, user or process "
+    parser.add_argument("--require-isolation", choices=levels.NAMES, metavar="LEVEL",
+                        help=f"refuse to grade where the walls are weaker than LEVEL: {levels.LISTED} "
                         "(default: $SPEC2CODE_REQUIRE_ISOLATION)")
     parser.add_argument("--submission-dir", default=GRADESCOPE_SUBMISSION, metavar="DIR",
                         help=f"--format gradescope, no SUBMISSION: the folder to grade ({GRADESCOPE_SUBMISSION})")

@@ -3,10 +3,8 @@ code), as every report states it; and refusing to grade below a level an instruc
 
 from __future__ import annotations
 
-from harness import settings
+from harness import levels, settings
 from harness.errors import LabError
-
-LEVELS = ("process", "user", "namespaces")  # weakest first
 
 
 class IsolationTooWeak(LabError):
@@ -21,15 +19,14 @@ def in_force() -> dict:
 
     child = ladder(settings.get("SPEC2CODE_ISOLATION"))
     ran = sandbox.isolation_level()
-    weaker = min((ran, child.level), key=LEVELS.index) if ran in LEVELS else "process"
     lacks = {**child.lacks, **sandbox.isolation_lacks()}
-    return {"level": weaker, "sandbox": ran, "agent": child.level, "lacks": lacks}
+    return {"level": levels.weaker(ran, child.level), "sandbox": ran, "agent": child.level, "lacks": lacks}
 
 
 def require(level: str | None) -> dict:
     """What is in force, or IsolationTooWeak when it is weaker than `level` (None: anything goes)."""
     found = in_force()
-    if level and LEVELS.index(found["level"]) < LEVELS.index(level):
+    if level and not levels.at_least(found["level"], level):
         missing = "; ".join(found["lacks"].values()) or "see 'The sandbox' in the README"
         raise IsolationTooWeak(
             f"refusing to grade: the isolation here is {found['level']!r} (the sandbox: {found['sandbox']}, the "

@@ -7,6 +7,7 @@ import difflib
 import os
 from pathlib import Path
 
+from . import levels
 from .errors import SettingsError
 
 PREFIX = "SPEC2CODE_"
@@ -30,12 +31,12 @@ VARIABLES = {
     "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
     "SPEC2CODE_ISOLATION": (
         "auto",
-        "auto = the strongest walls this machine allows for sandboxed code; namespaces, user or process = "
-        "at most that level (process = process limits only)",
+        f"auto = the strongest walls this machine allows for sandboxed code; {levels.LISTED} = at most that level "
+        f"({levels.PROCESS} = process limits only)",
     ),
     "SPEC2CODE_REQUIRE_ISOLATION": (
         "(unset)",
-        "namespaces, user or process: check and grade refuse to grade where the walls are weaker (see The sandbox)",
+        f"{levels.LISTED}: check and grade refuse to grade where the walls are weaker (see The sandbox)",
     ),
     "SPEC2CODE_SEED": (
         "(fresh each time)",
@@ -59,7 +60,7 @@ VARIABLES = {
 }
 
 MODELS = ("offline", "gaming", "live")
-ISOLATION_LEVELS = ("auto", "namespaces", "user", "process")
+ISOLATION_LEVELS = ("auto", *levels.NAMES)  # what SPEC2CODE_ISOLATION may be
 _YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -187,8 +188,8 @@ def _parse(name: str, raw: str):
         return raw  # "" when unset
     if name == "SPEC2CODE_REQUIRE_ISOLATION":
         value = raw.lower()
-        if value and value not in ("namespaces", "user", "process"):
-            raise SettingsError(f"SPEC2CODE_REQUIRE_ISOLATION={raw!r} is not one of: namespaces | user | process.")
+        if value and value not in levels.NAMES:
+            raise SettingsError(f"SPEC2CODE_REQUIRE_ISOLATION={raw!r} is not one of: {' | '.join(levels.NAMES)}.")
         return value or None
     if name == "SPEC2CODE_SEED":
         if not raw:

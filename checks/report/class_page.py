@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from html import escape
 
+from harness.levels import NAMES, TABLE
+
 from ..engine import BLOCKED, FAILED, NOT_STARTED, PASSED
 from ..grading import number
 from . import charts, class_stats
@@ -29,14 +31,6 @@ code, .msg { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-s
 .msg { color: #57606a; display: block; margin-top: 3px; white-space: pre-wrap; word-break: break-word; }
 .mark { font-size: 16px; } .none { color: #57606a; font-style: italic; }
 """
-ISOLATION = {  # the sandbox's levels, as the README's "The sandbox" describes them
-    "namespaces": "the strongest walls: each run in namespaces of its own, as a user of its own, with no network "
-                  "and a read-only view of the runtime",
-    "user": "each run as a user of its own, never root, with limits and no network, but without namespaces (root "
-            "in a container without CAP_SYS_ADMIN, as on Gradescope or Docker)",
-    "process": "separate processes with limits, as the grading user: grade untrusted work in a container to get "
-               "stronger walls",
-}
 KINDS = {"tried to forge": "ended early or wrote to the grader's channel, the way forged passes are tried",
          "crashed": "its process ended while a function ran", "timed out": "a call took longer than its limit",
          "grader problem": "the lab could not run a check: a problem in the lab, not the submission"}
@@ -81,10 +75,14 @@ def _cards(head: dict) -> str:
 def _isolation(levels) -> str:
     if not levels:
         return ""
-    text = "; ".join(f"<b>{escape(level)}</b> for {count} ({escape(ISOLATION.get(level, 'level unknown'))})"
+    text = "; ".join(f"<b>{escape(level)}</b> for {count} ({escape(_meaning(level))})"
                      for level, count in levels.most_common())
-    weak = "" if set(levels) == {"namespaces"} else " weak"
+    weak = "" if set(levels) == {NAMES[0]} else " weak"  # anything below the strongest level is flagged
     return f"<div class=\"banner{weak}\">Isolation in force: {text}.</div>"
+
+
+def _meaning(level: str) -> str:
+    return TABLE[level].instructor if level in TABLE else "level unknown"
 
 
 def _failing(rows) -> str:

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import json
 
+from harness.levels import TABLE
+
 from ..engine import BLOCKED, FAILED, NOT_STARTED, PASSED
 from .marks import MARKS
 from .terminal import _details, _would, waiting
 
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's four
 TEXT = "text"  # Gradescope's plain-text format for a string field
-ISOLATION = {  # the sandbox's levels (README, "The sandbox"), as a student reads them
-    "namespaces": "the strongest walls: code ran in namespaces of its own, as a user of its own, with no network",
-    "user": "code ran as a user of its own, never root, with limits and no network; this machine allows no "
-            "namespaces",
-    "process": "code ran in separate processes with limits, without a user of its own",
-}
 AGAIN = "Run `spec2code check` in your lab to see the same checks, with hints, before you submit again."
 
 
@@ -85,5 +81,6 @@ def _output(one: dict) -> str:
         lines.append(one["note"])
     lines.append(AGAIN)
     level = one.get("isolation", "unknown")
-    lines.append(f"Isolation: {level} ({ISOLATION.get(level, 'the level could not be read')}).")
+    meaning = TABLE[level].student if level in TABLE else "the level could not be read"
+    lines.append(f"Isolation: {level} ({meaning}).")
     return "\n".join(lines)

@@ -58,7 +58,7 @@ class ChildLink:
         self._proc = self._slot = None
         self._request = self._reply = self._output = None
         chosen = ladder(isolation)
-        self._slot = _take_slot() if chosen.level != "process" else None
+        self._slot = _take_slot() if chosen.own_users else None
         uid = self._slot.solution if self._slot else os.getuid()
         self._mountpoint = tempfile.mkdtemp(prefix="spec2code-agent-")
         status_read, status_write = os.pipe()

@@ -8,6 +8,7 @@ import shutil
 import stat
 from pathlib import Path
 
+from harness.levels import USER
 from harness.settings import PROJECT_ROOT
 
 HERE = Path(__file__).resolve().parent
@@ -34,7 +35,7 @@ def within_reach(level: str, agent: Path, folder: str) -> tuple[Path, Path, Path
     """(the project folder, child.py, the agent) as the child will read them. At the `namespaces` level they are
     bound into its own root, and at `process` it is your user; at `user` it reads them where they are, as a user of
     its own, so a lab in a private folder (a home folder, mode 700) is copied into `folder` first (about 300 kB)."""
-    if level != "user" or all(readable_by_all(path) for path in (*NEEDED, agent)):
+    if level != USER or all(readable_by_all(path) for path in (*NEEDED, agent)):
         return PROJECT_ROOT, HERE / "child.py", agent
     copy = Path(folder) / "lab-copy"
     shutil.copytree(PROJECT_ROOT / "harness", copy / "harness", ignore=shutil.ignore_patterns("__pycache__"))

@@ -48,10 +48,10 @@ def hidden_packages(agent: str) -> list[str]:
 def put_up(linux, walls, level: str, via: str, uid: int, mountpoint: str, agent: str) -> dict:
     ladder = walls.Ladder(level, via)
     limits = None
-    if level != "process":  # a per-process limit only binds where the child has a user of its own
+    if ladder.own_users:  # a per-process limit only binds where the child has a user of its own
         limits = dict(LIMITS, memory_bytes=linux.current_address_space() + MEMORY)
     return walls.enter(  # at the namespaces level, this goes on in the first process of a new PID namespace
-        ladder, uid, uid, mountpoint=mountpoint, workdir="/work" if level == "namespaces" else mountpoint,
+        ladder, uid, uid, mountpoint=mountpoint, workdir="/work" if ladder.namespaces else mountpoint,
         readonly=[os.path.realpath(sys.prefix), os.path.join(ROOT, "harness"), HERE, os.path.realpath(agent)],
         hidden=hidden_packages(agent), limits=limits,
     )

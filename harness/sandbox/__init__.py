@@ -3,7 +3,7 @@
 caller.py (and results.py) is the side the lab calls; every other module here runs in the sandbox's own processes,
 which never import the `harness` package (it holds the held-out tests): server.py and runs.py (a run's life),
 tests_side.py, runner.py, solution_side.py, proxy.py and wire.py (the two sides and the wire between them), walls.py
-(the ladder of levels, put up) with linux.py, rootfs.py and seccomp.py (the Linux calls it is made of),
+(the ladder of harness/levels.py, put up) with linux.py, rootfs.py and seccomp.py (the Linux calls it is made of),
 and slots.py, cgroups.py and tidy.py (giving back what a run took).
 """
 

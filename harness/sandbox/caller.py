@@ -17,6 +17,7 @@ import threading
 import time
 
 from .. import settings
+from ..levels import NAMESPACES, PROCESS, TABLE
 from . import wire
 from .results import assemble, result, static_names
 
@@ -39,7 +40,7 @@ class _Server:
 
     @property
     def isolation(self):
-        return self.hello.get("isolation", "process")
+        return self.hello.get("isolation", PROCESS)
 
     def ensure(self):
         wanted = settings.get("SPEC2CODE_ISOLATION")
@@ -119,8 +120,8 @@ atexit.register(_SERVER.stop)
 
 
 def isolation_level() -> str:
-    """The isolation the sandbox has on this machine: "namespaces", "user" or "process" (see the README)."""
-    return _hello().get("isolation", "process")
+    """The isolation the sandbox has on this machine: a name of harness/levels.py (see 'The sandbox' in the README)."""
+    return _hello().get("isolation", PROCESS)
 
 
 def isolation_lacks() -> dict:
@@ -131,16 +132,11 @@ def isolation_lacks() -> dict:
 def isolation_summary() -> str:
     """One line for people: the isolation in force and, where it is weaker, what could not be enforced."""
     hello = _hello()
-    level, notes = hello.get("isolation", "process"), [str(n) for n in hello.get("notes") or []]
-    if level == "namespaces":
+    level, notes = hello.get("isolation", PROCESS), [str(n) for n in hello.get("notes") or []]
+    if level == NAMESPACES:
         via = " through a user namespace" if hello.get("via") == "user namespace" else ""
-        extra = f"; {'; '.join(notes)}" if notes else ""
-        return (f"namespaces{via} (the solution runs as a user of its own, with no network and only the Python "
-                f"runtime in view{extra})")
-    if level == "user":
-        return (f"user only: the solution runs as a user of its own, but {'; '.join(notes)}. "
-                "See 'The sandbox' in the README.")
-    return f"process only: {'; '.join(notes)}. See 'The sandbox' in the README."
+        return f"{level}{via} ({'; '.join([TABLE[level].student, *notes])})"
+    return f"{level} only: {'; '.join(notes)}. See 'The sandbox' in the README."
 
 
 def _hello() -> dict:
@@ -148,7 +144,7 @@ def _hello() -> dict:
         try:
             _SERVER.ensure()
         except RuntimeError as e:
-            return {"isolation": "process", "notes": [str(e)]}
+            return {"isolation": PROCESS, "notes": [str(e)]}
         return _SERVER.hello
 
 
@@ -168,7 +164,7 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
                    kind: "syntax error", "import error", "test error", "timeout", "memory",
                    "crash" or "no tests"
         output     failure details (the failing line, the values), cut to a bounded size
-        isolation  "namespaces", "user" or "process": which walls were in force
+        isolation  which walls were in force: namespaces, user or process (see harness/levels.py)
 
     >>> run("def is_leap_year(y): return y % 4 == 0", "def test_2024(): assert is_leap_year(2024)")["passed"]
     1

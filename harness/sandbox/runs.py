@@ -22,7 +22,7 @@ class Machine:
 
     def __init__(self, ladder, base_dir):
         self.ladder, self.base_dir = ladder, base_dir
-        self.root = os.geteuid() == 0 and ladder.level in ("namespaces", "user")
+        self.root = os.geteuid() == 0 and ladder.own_users
         self.lock_folder = slots.lock_folder() if self.root else None
         self.cgroups, why = cgroups.detect(f"spec2code-probe-{os.getpid()}")
         self.notes = []
@@ -49,7 +49,7 @@ class Machine:
             except OSError:
                 run.cgroups = []
         os.makedirs(folder)
-        if self.ladder.level != "namespaces":  # elsewhere each side's folder lives in its own tmpfs
+        if not self.ladder.namespaces:  # elsewhere each side's folder lives in its own tmpfs
             for path, owner in ((run.tests_dir, run.tests_uid), (run.solution_dir, run.solution_uid)):
                 os.makedirs(path, mode=0o700)
                 os.chown(path, owner, owner)
@@ -93,7 +93,7 @@ class Run:
         """Without namespaces: kill what the run's users still run, and remove what they left in the machine's
         shared folders and System V IPC, before the caller (or the next run) can see it. (With namespaces, the end of
         the run's PID namespace has killed everything, and nothing else was the machine's to touch.)"""
-        if self.slot and self.machine.ladder.level != "namespaces":
+        if self.slot and not self.machine.ladder.namespaces:
             # No process leaves its cgroup: once the run's cgroup is empty, its users run nothing more.
             slots.scrub(self.slot, processes=not (self.cgroups and cgroups.empty(self.cgroups)))
             self.scrubbed = True

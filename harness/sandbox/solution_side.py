@@ -18,8 +18,8 @@ from text import cut
 from wire import MAX_FRAME, decode, encode, frame, recv_frame, send_frame
 
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
-LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "wire", "proxy", "tests_side", "solution_side",
-               "text", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy")
+LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire", "proxy", "tests_side",
+               "solution_side", "text", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy")
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the solution's user may have at once
@@ -73,7 +73,7 @@ def solution_main(sock, out_fd, run, ladder):
         files=256,
     )
     walls.finish(ladder, run.solution_uid, run.solution_uid, mountpoint=os.path.join(run.machine.base_dir, "root"),
-                 workdir="/work" if ladder.level == "namespaces" else run.solution_dir, hidden=[harness_dir],
+                 workdir="/work" if ladder.namespaces else run.solution_dir, hidden=[harness_dir],
                  proc=True, limits=limits)
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)

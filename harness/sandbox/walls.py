@@ -1,4 +1,4 @@
-"""The walls for sandboxed code, as a ladder: the strongest of namespaces, user, process this machine allows.
+"""The walls for sandboxed code, as a ladder: the strongest level of harness/levels.py this machine allows, put up.
 
 Loaded by the sandbox server by name (it must not import the `harness` package, which holds the held-out tests),
 and by the grader's agent runner. `choose` finds the level once a process (in throwaway children); `enter(ladder,
@@ -9,6 +9,7 @@ between. The Linux calls they are made of are in linux.py, rootfs.py and seccomp
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 
@@ -19,41 +20,36 @@ def _sibling(name):
     return importlib.import_module(f"{package}.{name}" if package else name)
 
 
+def _from_harness(name):
+    """A module of harness/ that imports nothing: through the package, or by path when this one was loaded by name."""
+    package = __name__.rpartition(".")[0]
+    if package:
+        return importlib.import_module(f"{package.rpartition('.')[0]}.{name}")
+    if name not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), f"{name}.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
 linux = _sibling("linux")
 rootfs = _sibling("rootfs")
 seccomp = _sibling("seccomp")
-
-LEVELS = ("namespaces", "user", "process")  # strongest first
-
-# What each level cannot enforce, by wall; a level lacks every wall named here for it. The sandbox's tests skip an
-# attack that needs a wall the level lacks, with this sentence as the reason.
-LACKS = {
-    "user": {
-        "read_files": "the solution can read every file any user may read (the held-out tests on disk among them)",
-        "shared_folders": "it can write in the machine's shared folders (/tmp, /dev/shm) while it runs (what it "
-                          "leaves there is deleted when the run ends)",
-        "processes": "it can see the machine's other processes",
-    },
-    "process": {
-        "read_files": "the solution runs as your user: it can read the file system as you can",
-        "write_files": "it can write and delete your files",
-        "shared_folders": "it can leave files in the machine's shared folders (/tmp, /dev/shm) for later runs",
-        "signals": "it can signal your other processes",
-        "processes": "it can see your other processes",
-        "own_limits": "runs share your user's process limit",
-    },
-}
+levels = _from_harness("levels")
 
 
 class Ladder:
-    """The level reached on this machine: `level` (namespaces, user, process), `via` (how namespaces were had:
+    """The level reached on this machine: `level` (a name of harness/levels.py), `via` (how namespaces were had:
     "root" or "user namespace"), `lacks` ({wall: sentence}) and `notes` (sentences for people)."""
 
     def __init__(self, level: str, via: str = "", why: str = ""):
         self.level, self.via = level, via
-        self.lacks = dict(LACKS.get(level, {}))
+        self.lacks = dict(levels.TABLE[level].lacks)
+        self.namespaces = level == levels.NAMESPACES  # runs in namespaces of their own, in a minimal root
+        self.own_users = levels.at_least(level, levels.USER)  # runs as users of their own (root gives them)
         self.no_filter = seccomp.supported()  # None, or why no seccomp filter can be had here
-        if self.no_filter and level != "namespaces":
+        if self.no_filter and not self.namespaces:
             self.lacks["network"] = "the solution can reach the network"
         self.notes = ([why] if why else []) + list(self.lacks.values())
         if self.no_filter:
@@ -107,33 +103,34 @@ def _user_namespaces_work():
 
 
 def choose(asked: str = "auto") -> Ladder:
-    """The strongest level this machine allows, up to `asked` (auto = namespaces); tried in throwaway children."""
-    if asked == "process":
-        return Ladder("process", why="process isolation was asked for (SPEC2CODE_ISOLATION=process)")
+    """The strongest level this machine allows, up to `asked` (auto = the strongest); tried in throwaway children."""
+    namespaces, user, process = levels.NAMESPACES, levels.USER, levels.PROCESS
+    if asked == process:
+        return Ladder(process, why=f"{process} isolation was asked for (SPEC2CODE_ISOLATION={process})")
     if not linux.is_linux():
-        return Ladder("process", why=f"no Linux namespaces or user switch on {sys.platform}")
+        return Ladder(process, why=f"no Linux namespaces or user switch on {sys.platform}")
     root = os.geteuid() == 0 and linux.in_initial_user_namespace()
     why = []
-    if asked in ("auto", "namespaces"):
+    if asked in ("auto", namespaces):
         if root and linux.has_capability(linux.CAP_SYS_ADMIN):
             failed = _probe(_namespaces_work)
             if failed is None:
-                return Ladder("namespaces", "root")
+                return Ladder(namespaces, "root")
             why.append(f"namespaces failed as root ({failed})")
         failed = _probe(_user_namespaces_work)
         if failed is None:
-            return Ladder("namespaces", "user namespace")
+            return Ladder(namespaces, "user namespace")
         why.append(f"no namespaces through a user namespace ({failed})")
     else:
-        why.append("user-level isolation was asked for (SPEC2CODE_ISOLATION=user)")
+        why.append(f"user-level isolation was asked for (SPEC2CODE_ISOLATION={user})")
     if root and linux.has_capability(linux.CAP_SETUID) and linux.has_capability(linux.CAP_SETGID):
         failed = _probe(_other_users_can_run_python)
         if failed is None:
-            return Ladder("user", why="; ".join(why))
+            return Ladder(user, why="; ".join(why))
         why.append(f"runs cannot have users of their own ({failed})")
     elif not root:
         why.append("not running as root, so no user switch")
-    return Ladder("process", why="; ".join(why))
+    return Ladder(process, why="; ".join(why))
 
 
 def begin(ladder: Ladder, uid: int, gid: int, *, fork: bool = False) -> None:
@@ -142,7 +139,7 @@ def begin(ladder: Ladder, uid: int, gid: int, *, fork: bool = False) -> None:
     in the child, the first process of the new PID namespace; this process stays behind as its keeper, waits for it
     and exits with its status. `uid`, `gid`: the machine's user the run gets (root only; a normal user keeps theirs).
     """
-    if ladder.level == "namespaces":
+    if ladder.namespaces:
         if ladder.via == "user namespace":
             if os.geteuid() == 0 and linux.in_initial_user_namespace():
                 linux.become(uid, gid)
@@ -159,7 +156,7 @@ def finish(ladder: Ladder, uid: int, gid: int, *, mountpoint: str = "", workdir:
     namespaces; `limits` (see linux.limit_resources); then user `uid` (root, user level) or no capabilities (a user
     namespace), the seccomp filter, and death with its parent. Return what could not be done."""
     missing = []
-    if ladder.level == "namespaces":
+    if ladder.namespaces:
         linux.unshare(linux.CLONE_NEWNET | linux.CLONE_NEWIPC)
         inside = (linux.INNER, linux.INNER) if ladder.via == "user namespace" else (uid, gid)
         missing += rootfs.enter_minimal_root(mountpoint, *inside, readonly=readonly, hidden=hidden, proc=proc,
@@ -168,14 +165,14 @@ def finish(ladder: Ladder, uid: int, gid: int, *, mountpoint: str = "", workdir:
         os.chdir(workdir)
     if limits:
         missing += [f"{name} refused" for name in linux.limit_resources(**limits)]
-    if ladder.level == "namespaces" and ladder.via == "user namespace":
+    if ladder.namespaces and ladder.via == "user namespace":
         linux.drop_capabilities()
-    elif ladder.level in ("namespaces", "user"):
+    elif ladder.own_users:
         linux.drop_privileges(uid, gid)
     else:
         linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
     if not ladder.no_filter:
-        failed = seccomp.install(network=ladder.level == "namespaces")
+        failed = seccomp.install(network=ladder.namespaces)
         if failed:
             missing.append(failed)
     linux.die_with_parent()  # again: a change of user clears it

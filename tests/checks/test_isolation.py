@@ -4,14 +4,14 @@ import pytest
 
 import checks
 from checks import isolation
+from harness import levels
 from tests.paths import REFERENCE_AGENT
 
 
 def test_the_report_says_the_weaker_of_the_two_levels(monkeypatch):
     found = isolation.in_force()
-    assert found["level"] in isolation.LEVELS
-    assert isolation.LEVELS.index(found["level"]) <= min(isolation.LEVELS.index(found["sandbox"]),
-                                                         isolation.LEVELS.index(found["agent"]))
+    assert found["level"] in levels.NAMES
+    assert levels.rank(found["level"]) == min(levels.rank(found["sandbox"]), levels.rank(found["agent"]))
     assert checks.grade_agent(REFERENCE_AGENT, steps=[1])["isolation"] == found["level"]
 
 

@@ -30,7 +30,7 @@ def test_one_call_puts_up_the_strongest_level_asked_for_and_says_which(asked):
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     facts = json.loads(done.stdout)
-    assert not facts["lab_package"]  # the ladder loaded by name, not through `harness`
+    assert not facts["lab_package"]  # the ladder (and its table, harness/levels.py) loaded by name, not as `harness`
     if asked == "process":
         assert facts["level"] == "process"
     elif facts["level"] == "namespaces":
