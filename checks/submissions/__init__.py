@@ -22,7 +22,7 @@ from .archives import ArchiveError, Scratch, is_zip, unpack
 from .layouts import Student, read_class
 from .picking import AGENT, pick
 
-__all__ = ["AGENT", "Scratch", "Submission", "Survey", "find_submissions", "natural_key", "survey"]
+__all__ = ["AGENT", "Scratch", "Submission", "Survey", "natural_key", "survey"]
 
 
 @dataclass(frozen=True)
@@ -47,14 +47,9 @@ class Survey:
     problems: list[str] = field(default_factory=list)  # entries of a zip left out, and why
 
 
-def find_submissions(names: list[str], *, gradescope: bool = False, submission_dir=None,
-                     scratch: Scratch | None = None) -> list[Submission]:
-    """The submissions named on the command line, sorted by name (s2 before s10), or UsageError."""
-    return survey(names, gradescope=gradescope, submission_dir=submission_dir, scratch=scratch).submissions
-
-
 def survey(names: list[str], *, gradescope: bool = False, submission_dir=None, scratch: Scratch | None = None) -> Survey:
-    """Everything `find_submissions` finds, with the layouts read and what was left aside.
+    """The submissions named on the command line, sorted by name (s2 before s10), with the layouts read and what was
+    left aside; or UsageError.
 
     With `gradescope`, one submission: the one folder or file named, else `submission_dir`, read as one student's.
     scratch: where zips are unpacked (default: a temporary folder removed when the program ends).
