@@ -28,7 +28,7 @@ LOAD_LIMIT = 10.0  # seconds agent.py may take to import
 MAX_AGENT_BYTES = 1 << 20  # an agent file larger than this is refused before anything reads it
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
 MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
-MAX_ASKS = 50  # prompts one call may send to the lab's model; likewise
+MAX_ASKS = 50  # prompts one call may send to any model (the checks' ScriptedAsk too); likewise
 SERVED_LIMIT = 60.0  # seconds of asks and runs one call may have answered, beyond its own time limit
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..tasks import LEAP_YEAR, TASKS, Task
 
-MAX_READ = 200_000  # characters of a prompt that are read: its start (the spec) and its end (the feedback)
+MAX_READ = 200_000  # characters of a prompt read: its start (the spec) and its end (the feedback); ScriptedAsk too
 TESTS, SOLUTION, FIX = "tests", "solution", "fix"
 
 # Words that name each task, besides its function's name.
