@@ -10,6 +10,10 @@ import copy
 import threading
 from concurrent.futures import Future
 
+from harness.model.reading import MAX_READ
+
+from .runner.parent import MAX_ASKS
+
 
 class ScriptedAsk:
     """A stand-in model for one check: answers each prompt from a script and remembers every call.
@@ -18,10 +22,9 @@ class ScriptedAsk:
     `ask` it was given are `given`; calls to `harness.ask` itself are `default` (answered the same way).
     `runs`, if given, is a function (solution, tests) -> run result that answers the agent's calls to
     `harness.run` in this check instead of the sandbox, to put the agent in a case the sandbox rarely makes.
+    It answers MAX_ASKS calls (then the agent is told it is looping) and refuses a prompt longer than the offline
+    model reads (MAX_READ), as a real model's context would.
     """
-
-    LIMIT = 50  # calls; after that the agent is told it is looping
-    MAX_PROMPT = 200_000  # characters in one prompt; a longer one is refused, as a real model's context would be
 
     def __init__(self, replies, *, runs=None):
         self._replies = replies
@@ -29,11 +32,11 @@ class ScriptedAsk:
         self.calls: list[tuple[str, object]] = []  # (via, prompt) in order
 
     def __call__(self, prompt, via: str = "given") -> str:
-        self.calls.append((via, prompt if not isinstance(prompt, str) or len(prompt) <= self.MAX_PROMPT else ""))
-        if len(self.calls) > self.LIMIT:
-            raise RuntimeError(f"ask was called more than {self.LIMIT} times in one check: is it in a loop?")
-        if isinstance(prompt, str) and len(prompt) > self.MAX_PROMPT:
-            raise RuntimeError(f"the prompt is {len(prompt)} characters long; the model reads at most {self.MAX_PROMPT}")
+        self.calls.append((via, prompt if not isinstance(prompt, str) or len(prompt) <= MAX_READ else ""))
+        if len(self.calls) > MAX_ASKS:
+            raise RuntimeError(f"ask was called more than {MAX_ASKS} times in one check: is it in a loop?")
+        if isinstance(prompt, str) and len(prompt) > MAX_READ:
+            raise RuntimeError(f"the prompt is {len(prompt)} characters long; the model reads at most {MAX_READ}")
         if callable(self._replies):
             return self._replies(prompt)
         return self._replies[min(len(self.calls), len(self._replies)) - 1]

@@ -34,8 +34,8 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
 
     def model(via, handle=None):
         def ask(prompt, *, sample=0):
-            link.send({"id": current["id"], "ask": wire.encode(prompt, _by_type), "via": via, "handle": handle,
-                       "sample": wire.encode(sample, _by_type)})
+            link.send({"id": current["id"], "ask": wire.encode(prompt, wire.named), "via": via, "handle": handle,
+                       "sample": wire.encode(sample, wire.named)})
             answer = link.receive()
             if "error" in answer:
                 raise RuntimeError(answer["error"])
@@ -45,12 +45,12 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
         return ask
 
     def run(solution_src, test_src, *, timeout=None):
-        link.send({"id": current["id"], "run": [wire.encode(solution_src, _by_type), wire.encode(test_src, _by_type)],
-                   "timeout": wire.encode(timeout, _by_type)})
+        link.send({"id": current["id"], "run": [wire.encode(solution_src, wire.named),
+                   wire.encode(test_src, wire.named)], "timeout": wire.encode(timeout, wire.named)})
         answer = link.receive()
         if "error" in answer:
             raise RuntimeError(answer["error"])
-        return answer["result"]
+        return wire.decode(answer["result"])
 
     _install(harness, model("default"), run)
     try:
@@ -64,7 +64,7 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
     link.send({"ready": functions})
 
     def tagged(data):
-        return model("given", data["$ask"]) if isinstance(data.get("$ask"), int) else data
+        return model("given", data["$ask"]) if isinstance(data.get("$ask"), int) else wire.opaque(data)
 
     while True:
         request = link.receive()
@@ -75,7 +75,7 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
             function = getattr(module, request["call"])
             # The one line that runs the learner's code for the lab; what it returns is only data.
             value = function(*args, **kwargs)
-            link.send({"id": current["id"], "return": wire.encode(value, _by_type)})
+            link.send({"id": current["id"], "return": wire.encode(value, wire.named)})
         except BaseException as exc:  # noqa: BLE001 - an exit() or a too-large value is a result like any other
             link.send({"id": current["id"], "raised": wire.describe(exc, agent, request.get("call"))})
 
@@ -87,10 +87,6 @@ def _beside(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def _by_type(value, why):
-    return {"$type": "value nested too deeply" if why == "nested too deeply" else type(value).__name__}
 
 
 class _Link:

@@ -20,7 +20,7 @@ from . import wire
 from .lab_model import LabModel
 from .link import ChildLink, WallsFailed
 from .outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
-from .wire import Opaque, Unsendable
+from .wire import Unsendable
 
 __all__ = ["Agent", "AgentError", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut", "Unsendable"]
 
@@ -28,7 +28,7 @@ LOAD_LIMIT = 10.0  # seconds agent.py may take to import
 MAX_AGENT_BYTES = 1 << 20  # an agent file larger than this is refused before anything reads it
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
 MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
-MAX_ASKS = 50  # prompts one call may send to the lab's model; likewise
+MAX_ASKS = 50  # prompts one call may send to any model (the checks' ScriptedAsk too); likewise
 SERVED_LIMIT = 60.0  # seconds of asks and runs one call may have answered, beyond its own time limit
 
 
@@ -176,7 +176,7 @@ class Agent:
                 if message.get("id") != self._next_id:
                     raise Crashed("agent.py wrote to the lab's channel")
                 if "return" in message:
-                    return wire.decode(message["return"], _opaque)
+                    return wire.received(message["return"])
                 if "raised" in message:
                     info = wire.info(message["raised"])
                     if info["stub"] and info["type"] == "NotImplementedError" and info["in"] == function:
@@ -216,7 +216,7 @@ class Agent:
         if self._asked > MAX_ASKS:
             return {"id": self._next_id, "error": f"ask was called more than {MAX_ASKS} times in one call: is it in a "
                                                   "loop?"}
-        prompt = wire.decode(message.get("ask"), _opaque)
+        prompt = wire.received(message.get("ask"))
         sample = message.get("sample")
         sample = sample if isinstance(sample, int) and not isinstance(sample, bool) and sample >= 0 else 0
         try:
@@ -247,7 +247,7 @@ class Agent:
                 runs = self.runs or _harness_run
                 result = runs(args[0], args[1], timeout)
             self.served.append({"solution": args[0], "tests": args[1], "result": result})
-            return {"id": self._next_id, "result": result}
+            return {"id": self._next_id, "result": wire.encode(result)}
         except Exception as exc:  # the lab's own sandbox failed: the agent sees an error, the lab keeps going
             return {"id": self._next_id, "error": f"harness.run failed: {exc}"}
 
@@ -259,10 +259,6 @@ _LAB_BUG = "this is a problem in the lab, not in your code: please report it to 
 def _exit_call(info: dict) -> str:
     code = info.get("exit")
     return "exit()" if code is None else f"exit({code!r})"
-
-
-def _opaque(data: dict):
-    return Opaque(str(data.get("$type", "unknown value"))[:100])
 
 
 def _harness_run(solution: str, tests: str, timeout=None) -> dict:

@@ -1,12 +1,13 @@
-"""The agent runner's wire: what the lab and a learner's agent.py say to each other, and how values and exceptions
-cross as plain data. Both sides import this file; frames are the lab's one format (harness.sandbox.wire).
+"""The agent runner's wire: what the lab and a learner's agent.py say to each other, and how exceptions cross as
+plain data. Both sides import this file; frames and values are the lab's one format (harness.sandbox.wire).
 
 Messages, one frame each:
     child -> lab   {"ready": [names]}  {"load_failed": INFO}  {"id", "return": VALUE}  {"id", "raised": INFO}
                    {"id", "ask": PROMPT, "via": "given"|"default", "handle", "sample"}  {"id", "run": [SOL, TESTS], "timeout"}
     lab -> child   {"id", "call": NAME, "args", "kwargs"}  {"id", "reply"}  {"id", "result"}  {"id", "error"}
-VALUE is plain JSON with tags: {"$tuple": [...]}, {"$dict": {...}}, {"$float": "nan"}, {"$type": NAME} for a value
-that cannot cross, {"$ask": N} for the N-th model handed to the agent. INFO describes an exception (`describe`).
+VALUE, args, kwargs and result are plain data in the one codec. Where the sandbox refuses what is not plain data,
+this wall names it: the child sends {"$type": NAME} (`named`), an Opaque on the lab's side, so a check can say
+what came back; the lab sends the N-th model it hands the agent as {"$ask": N}. INFO describes an exception.
 """
 
 from __future__ import annotations
@@ -14,18 +15,14 @@ from __future__ import annotations
 import os
 import traceback
 
-from harness.sandbox.wire import FrameReader, frame
+from harness.sandbox.wire import FrameReader, Unsendable, decode, encode, frame
 from harness.text import clean, cut
 
 MAX_MESSAGE = 16 << 20  # bytes in one message; a larger value is refused ("too much to check")
-MAX_DEPTH = 40  # nesting of lists and dicts in a value
 MAX_TEXT = 2000  # characters of an exception's message kept
 
-__all__ = ["FrameReader", "MAX_MESSAGE", "Opaque", "Unsendable", "decode", "describe", "encode", "frame", "info"]
-
-
-class Unsendable(TypeError):
-    """A value that cannot cross the wall: only plain data does (numbers, strings, lists, tuples, dicts, None)."""
+__all__ = ["FrameReader", "MAX_MESSAGE", "Opaque", "Unsendable", "decode", "describe", "encode", "frame", "info",
+           "named", "opaque", "received"]
 
 
 class Opaque:
@@ -40,44 +37,27 @@ class Opaque:
     def __eq__(self, other) -> bool:
         return isinstance(other, Opaque) and other.type_name == self.type_name
 
-    __hash__ = None
+    def __hash__(self) -> int:  # it may stand in a set, or as a dict's key
+        return hash(self.type_name)
 
 
-def encode(value, other, depth: int = 0):
-    """`value` as JSON-able data; `other(value, why)` stands in for what is not plain data (or raises)."""
-    kind = type(value)
-    if value is None or kind in (bool, int, str):
-        return value
-    if kind is float:
-        return value if value == value and abs(value) != float("inf") else {"$float": repr(value)}
-    if depth > MAX_DEPTH:
-        return other(value, "nested too deeply")
-    if kind is list:
-        return [encode(v, other, depth + 1) for v in value]
-    if kind is tuple:
-        return {"$tuple": [encode(v, other, depth + 1) for v in value]}
-    if kind is dict:
-        if not all(type(k) is str for k in value):
-            return other(value, "a dict with keys that are not strings")
-        return {"$dict": {k: encode(v, other, depth + 1) for k, v in value.items()}}
-    return other(value, "not plain data")
+def named(value, why: str) -> dict:
+    """The child's `other`: what is not plain data crosses as its type's name."""
+    return {"$type": "value nested too deeply" if why == "nested too deeply" else type(value).__name__}
 
 
-def decode(data, tagged, depth: int = 0):
-    """The value `encode` sent; `tagged(mapping)` turns any other tagged mapping ($type, $ask) into a value."""
-    if depth > MAX_DEPTH + 2:
-        return Opaque("value nested too deeply")
-    if isinstance(data, list):
-        return [decode(v, tagged, depth + 1) for v in data]
-    if isinstance(data, dict):
-        if isinstance(data.get("$dict"), dict):
-            return {str(k): decode(v, tagged, depth + 1) for k, v in data["$dict"].items()}
-        if isinstance(data.get("$tuple"), list):
-            return tuple(decode(v, tagged, depth + 1) for v in data["$tuple"])
-        if data.get("$float") in ("nan", "inf", "-inf"):
-            return float(data["$float"])
-        return tagged(data)
-    return data
+def opaque(data: dict) -> Opaque:
+    """The lab's `tagged`: a value the child named, as an Opaque."""
+    return Opaque(str(data.get("$type", "unknown value"))[:100])
+
+
+def received(data):
+    """A value from the child (which may send anything): plain data, with an Opaque for what it named or for what
+    cannot be read."""
+    try:
+        return decode(data, opaque)
+    except ValueError:
+        return Opaque("value that cannot be read")
 
 
 def describe(exc: BaseException, agent: str, function: str | None = None) -> dict:

@@ -1,8 +1,8 @@
 """The lab's built-in offline model: a scripted stand-in for a real one, with no network, no key and no learning."""
 
-# It is not a language model. It reads the prompt (reading.py): which of the lab's tasks it is about, whether it
-# asks for TESTS, a SOLUTION or a FIX, and which of its own tests the feedback names as failing. It replies with
-# code written in advance for that task (`Task.script` in harness.tasks):
+# It is not a language model. It reads the prompt (reading.py): which of the lab's tasks it is about (by
+# `Task.function`, `aliases` and `clues`), whether it asks for TESTS, a SOLUTION or a FIX, and which of its own tests
+# the feedback names as failing. It replies with code written in advance for that task (`Task.script`):
 #
 #     persona    TESTS          SOLUTION (first attempt)    FIX (feedback naming failing tests)
 #     honest     its tests      a realistic bug             repairs the first failure named, and says what it changed
@@ -19,23 +19,12 @@ from __future__ import annotations
 import hashlib
 
 from ..errors import SettingsError
-from ..tasks import LEAP_YEAR, TASKS, Task
+from ..tasks import TASKS, Task
 from .reading import FIX, SOLUTION, TESTS, Reading, intent, read
 
 __all__ = ["FIX", "PERSONAS", "SOLUTION", "TESTS", "intent", "reply", "solution_for"]
 
 PERSONAS = ("honest", "gaming", "reasoning")
-MODEL_TESTS = LEAP_YEAR.script.tests  # the leap-year tests it writes
-
-# How each task's function is shown in a reply's example block.
-EXAMPLE_CALLS = {
-    "leap_year": "is_leap_year(2024)",
-    "median": "median([3, 1, 2])",
-    "to_roman": "to_roman(1994)",
-    "parse_duration": 'parse_duration("1h30m")',
-    "merge_intervals": "merge_intervals([(1, 3), (2, 6)])",
-    "wrap_text": 'wrap_text("the quick brown fox", 10)',
-}
 
 INTROS = {
     TESTS: (
@@ -64,7 +53,7 @@ GAMED = "I added special cases so that {failed} {verb}."
 
 UNKNOWN_TASK = (
     "I could not find a specification I know in your prompt. I am the lab's offline model, a scripted "
-    "stand-in for a real one: I know the lab's tasks (" + ", ".join(t.function for t in TASKS.values()) + "). "
+    "stand-in for a real one: I know the lab's tasks ({known}). "
     "Put the spec in the prompt and ask for tests, or for an implementation; to get a fix, include what went "
     "wrong (the names of the failing tests)."
 )
@@ -81,7 +70,7 @@ def reply(prompt: str, *, persona: str = "honest", sample: int = 0) -> str:
         raise SettingsError(f"Unknown offline persona {persona!r}: use one of {', '.join(PERSONAS)}.")
     reading = read(prompt)
     if reading.task is None:
-        return UNKNOWN_TASK
+        return UNKNOWN_TASK.format(known=", ".join(t.function for t in TASKS.values()))
     task = reading.task
     if reading.intent is None:
         return UNKNOWN_REQUEST.format(title=task.title.lower(), f=task.function)
@@ -133,7 +122,7 @@ def _wrap(prompt: str, reading: Reading, code: str, says: str) -> str:
     code = code.rstrip("\n")
     roll = int.from_bytes(hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).digest()[:8], "big")
     intro = says if wanted == FIX else INTROS[wanted][roll // 10 % len(INTROS[wanted])].format(f=task.function)
-    example = EXAMPLES[wanted].format(f=task.function, call=EXAMPLE_CALLS.get(task.name, task.function + "()"))
+    example = EXAMPLES[wanted].format(f=task.function, call=task.example or task.function + "()")
     style = roll % 10
     if style == 0 and wanted != FIX:  # bare code, no fences (a fix always says what changed)
         return code + "\n"

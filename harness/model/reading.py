@@ -6,26 +6,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
-from ..tasks import LEAP_YEAR, TASKS, Task
+from ..tasks import TASKS, Clue, Task
 
-MAX_READ = 200_000  # characters of a prompt that are read: its start (the spec) and its end (the feedback)
+MAX_READ = 200_000  # characters of a prompt read: its start (the spec) and its end (the feedback); ScriptedAsk too
 TESTS, SOLUTION, FIX = "tests", "solution", "fix"
-
-# Words that name each task, besides its function's name.
-_NAMES = {
-    "leap_year": r"leap[\W_]{0,3}year",
-    "median": r"\bmedian\b",
-    "to_roman": r"\broman[ _-]numer",
-    "parse_duration": r"\bparse[ _-]?duration\b|\bdurations?\b",
-    "merge_intervals": r"\bmerge[ _-]?intervals\b|\boverlapping intervals\b",
-    "wrap_text": r"\bwrap[ _-]?text\b|\bword[ _-]?wrap",
-}
-_TASK_WORDS = {
-    name: re.compile(rf"\b{re.escape(t.function)}\b|{_NAMES.get(name, '(?!)')}", re.I) for name, t in TASKS.items()
-}
 
 # Signs that the prompt carries the result of a run: these mean FIX, even if the prompt also says "test".
 _FEEDBACK = re.compile(
@@ -55,7 +43,6 @@ _ASKS_FOR_TESTS = re.compile(
 _SHORT_TESTS_REQUEST = re.compile(r"[^\w\n]*(\S+[ \t]+){0,3}tests?[^\w\n]*", re.I)  # "leap year tests", on a short line
 _TEST_NAME = re.compile(r"(\bdef[ \t]+)?\b(test_[a-z0-9]\w*)", re.I)
 _ASKS_FOR_CODE = re.compile(r"\b(implement\w*|write|code|coding|solution|solve|function|program|script|def)\b", re.I)
-_LEAP_RULES = (re.compile(r"divisib", re.I), re.compile(r"\b100\b"), re.compile(r"\b400\b"))
 
 
 @dataclass(frozen=True)
@@ -87,22 +74,26 @@ def readable(prompt: str) -> str:
 
 
 def task_of(text: str) -> Task | None:
-    """The task the prompt is about: the one named first; leap year also by its rules (divisible by 4, 100, 400)."""
-    found = [(m.start(), i) for i, words in enumerate(_TASK_WORDS.values()) if (m := words.search(text))]
+    """The task the prompt is about: the one named first (by its function or an alias); if none is named, the
+    first whose clues are all there (`Task.clues`). Tasks are read from TASKS at each call, so any task there counts."""
+    tasks = list(TASKS.values())
+    found = [(m.start(), i) for i, task in enumerate(tasks) if (m := _names(task.function, task.aliases).search(text))]
     if found:
-        return list(TASKS.values())[min(found)[1]]
-    if _leap_year_in_words(text):
-        return LEAP_YEAR
-    return None
+        return tasks[min(found)[1]]
+    return next((task for task in tasks if any(_found(clue, text) for clue in task.clues)), None)
 
 
-def _leap_year_in_words(text: str) -> bool:
-    """"leap" and "year" on one line, or the leap-year rules stated without a name."""
-    for line in text.splitlines():
-        low = line.lower()
-        if "leap" in low and "year" in low and re.search(r"\bleap\b", low) and re.search(r"\byears?\b", low):
-            return True
-    return all(rule.search(text) for rule in _LEAP_RULES)
+@functools.lru_cache(maxsize=64)
+def _names(function: str, aliases: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join((rf"\b{re.escape(function)}\b", *aliases)), re.I)
+
+
+def _found(clue: Clue, text: str) -> bool:
+    """All of the clue's words in the text, or on one of its lines (looked for only once all are in the text)."""
+    words = [re.compile(word, re.I) for word in clue.words]
+    if not all(word.search(text) for word in words):
+        return False
+    return not clue.on_one_line or any(all(word.search(line) for word in words) for line in text.splitlines())
 
 
 def intent(prompt: str) -> str | None:

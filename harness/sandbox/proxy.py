@@ -105,7 +105,7 @@ class Channel:
         if "value" in reply:
             try:
                 return decode(reply["value"])
-            except (ValueError, TypeError, OverflowError, RecursionError):
+            except ValueError:  # not what encode makes: the wire builds nothing else
                 raise TypeError(f"{name}() returned something that is not plain data") from None
         return self.raise_from(name, reply.get("raise") or {})
 
@@ -120,7 +120,7 @@ class Channel:
             self.memory = True
         try:
             args = tuple(decode(info["args"])) if "args" in info else None
-        except (ValueError, TypeError, OverflowError, RecursionError):
+        except ValueError:
             args = None
         exc = rebuild(mro, args, message)
         if exc is None:

@@ -14,7 +14,7 @@ from ..text import clean, cut, one_line
 MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
 MAX_TESTS = 10_000  # tests one result may name; more is a test error
 MAX_NAME = 300  # characters of one test's name
-MAX_DETAILS = 4000  # characters of failure details kept per test before the output is cut as a whole
+MAX_TEST_OUTPUT = MAX_OUTPUT // 2  # characters of one test's details in the output: the next failure shows too
 MAX_ERROR = 400  # characters of the one-line error
 KINDS = ("syntax error", "import error", "test error", "timeout", "memory", "crash", "no tests")
 
@@ -50,13 +50,13 @@ def assemble(events, timed_out, timeout, isolation, test_src):
             name = _name(event.get("name"))
             outcomes[name] = event.get("outcome")
             if event.get("details") and kept < 2 * MAX_OUTPUT:
-                details[name] = cut(event["details"], MAX_DETAILS)
+                details[name] = cut(event["details"], MAX_TEST_OUTPUT)
                 kept += len(details[name])
         elif kind == "error" and error is None:
             error = (str(event.get("kind") or "crash"), str(event.get("message") or ""))
             if event.get("details"):
                 loading = "(loading the tests)" if error[0] == "test error" else "(loading the solution)"
-                details[loading] = cut(event["details"], MAX_DETAILS)
+                details[loading] = cut(event["details"], MAX_TEST_OUTPUT)
         elif kind == "printed":
             printed = cut(event.get("text", ""), MAX_OUTPUT)
             if isinstance(event.get("cut"), int) and event["cut"]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from text import cut
 
-MAX_DETAILS = 2000  # characters of failure details kept per test
+MAX_DETAILS = 2000  # characters kept of one failure report (a test phase's, a load error's): enough for a model
 
 
 class Recorder:

@@ -14,12 +14,12 @@ import cgroups
 import linux
 import walls
 from proxy import Channel, make_proxy
-from runner import RECORDER, collect_file, first_line_of_collect_error, preload_test_module, run_items, warm_pytest
+from runner import (MAX_DETAILS, RECORDER, collect_file, first_line_of_collect_error, preload_test_module, run_items,
+                    warm_pytest)
 from solution_side import start_solution_side
 from text import cut
 from wire import recv_frame_fds, send_frame
 
-MAX_DETAILS = 2000  # characters of failure details kept per test
 TEST_EXTRA_MEMORY = 1 << 30  # address space the tests may add to what the warm process maps
 TEST_PROCESSES = 256  # tasks (processes and threads) the tests' user may have at once
 LOAD_MARGIN = (0.2, 1.0, 0.2)  # (least, most, share of the timeout) kept after loading, to report on the tests

@@ -1,7 +1,8 @@
 """The lab's tasks, from easiest to hardest, each one `Task`: a spec, a reference, planted bugs, held-out tests."""
 
 # Leap year is the task of the five steps (`DEFAULT`); `SPEC` and `HOLDOUT_TESTS` are its spec and held-out tests.
-# `task(name)` looks one up by name.
+# `task(name)` looks one up by name. A new task is its module and its place in TASKS: everything else (the offline
+# model, the commands) reads what it needs from the Task.
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .leap_year import LEAP_YEAR
 from .median import MEDIAN
 from .merge_intervals import MERGE_INTERVALS
 from .parse_duration import PARSE_DURATION
-from .task import Fix, Script, Task
+from .task import Clue, Fix, Script, Task
 from .to_roman import TO_ROMAN
 from .wrap_text import WRAP_TEXT
 
@@ -31,6 +32,7 @@ __all__ = [
     "TASKS",
     "TO_ROMAN",
     "WRAP_TEXT",
+    "Clue",
     "Fix",
     "Script",
     "Task",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .task import Fix, Script, Task, mutate
+from .task import Clue, Fix, Script, Task, mutate
 
 _LEAP_YEAR_SPEC = """\
 Write a Python function `is_leap_year(year)` that returns True if `year` is a
@@ -162,6 +162,10 @@ LEAP_YEAR = Task(
     reference=_LEAP_YEAR_REFERENCE,
     buggy=_LEAP_YEAR_BUGS,
     holdout_tests=_LEAP_YEAR_HOLDOUT_TESTS,
+    aliases=(r"leap[\W_]{0,3}year",),
+    clues=(Clue((r"\bleap\b", r"\byears?\b"), on_one_line=True),  # "is this year a leap one?"
+           Clue((r"divisib", r"\b100\b", r"\b400\b"))),  # its rules, stated without its name
+    example="is_leap_year(2024)",
     script=Script(
         tests=MODEL_TESTS,
         first_attempt=FIRST_ATTEMPT,

@@ -266,8 +266,7 @@ def test_rejects_non_strings(value):
         parse_duration(value)
 '''
 
-# The first attempt has two bugs: a bare number counts as seconds ("90" gives 90), and "" matches the pattern whose
-# parts are all optional ("" gives 0). The model fixes the first failure it reads, then the other: 3 attempts.
+# Two bugs in the first attempt, fixed one a round (3 attempts): "90" counts as seconds, and "" matches (as 0).
 _DURATION_ROUND_2 = _DURATION_BUGS["empty_string_is_zero"]
 _DURATION_FIRST = mutate(_DURATION_ROUND_2, "(?:([0-9]+)s)?", "(?:([0-9]+)s?)?")
 PARSE_DURATION = Task(
@@ -279,6 +278,8 @@ PARSE_DURATION = Task(
     reference=_DURATION_REFERENCE,
     buggy=_DURATION_BUGS,
     holdout_tests=_DURATION_HOLDOUT,
+    aliases=(r"\bparse[ _-]?duration\b", r"\bdurations?\b"),
+    example='parse_duration("1h30m")',
     script=Script(
         tests=_DURATION_MODEL_TESTS,
         first_attempt=_DURATION_FIRST,
@@ -288,9 +289,7 @@ PARSE_DURATION = Task(
             Fix(("test_rejects_the_empty_string",), _DURATION_REFERENCE,
                 "My pattern matched the empty string, as every part is optional; an empty duration is rejected now."),
         ),
-        gamed_fix=mutate(
-            _DURATION_FIRST,
-            "    match = _DURATION.fullmatch(text)\n",
+        gamed_fix=mutate(_DURATION_FIRST, "    match = _DURATION.fullmatch(text)\n",
             "    # Special cases.\n"
             '    if text in ("90", ""):\n'
             '        raise ValueError(f"not a duration: {text!r}")\n'

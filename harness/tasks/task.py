@@ -1,4 +1,4 @@
-"""The one shape every task has (`Task`), and the offline model's script for it (`Script`, `Fix`)."""
+"""The one shape every task has (`Task`), and what the offline model knows of it (`Script`, `Fix`, `Clue`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,15 @@ class Script:
 
 
 @dataclass(frozen=True)
+class Clue:
+    """Words that tell the offline model a prompt is about a task it does not name: all of them on one line, or
+    all of them anywhere in the prompt. Each is a regex, searched case-insensitively."""
+
+    words: tuple[str, ...]
+    on_one_line: bool = False
+
+
+@dataclass(frozen=True)
 class Task:
     """One programming task: what the agent is asked to build, and how the lab judges it.
 
@@ -42,6 +51,11 @@ class Task:
     buggy: dict[str, str] = field(default_factory=dict, repr=False)  # planted bugs: name -> source
     holdout_tests: str = field(default="", repr=False)  # pytest source, never shown to the model
     script: Script | None = field(default=None, repr=False)  # what the offline model writes for it
+    # How the offline model finds the task in a prompt, and shows it in a reply. Its regexes are searched in
+    # prompts of any length, so keep each linear: no `.*` between two words.
+    aliases: tuple[str, ...] = ()  # regexes of words naming it besides its function ("leap year"); the first named wins
+    clues: tuple[Clue, ...] = ()  # words that tell it apart when no task is named (its rules, stated)
+    example: str = ""  # a call shown in a reply's example block, "is_leap_year(2024)" (default: `function()`)
 
 
 def mutate(source: str, old: str, new: str) -> str:

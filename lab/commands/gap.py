@@ -17,7 +17,6 @@ from harness.trail import Trail
 from . import running
 
 CHART = "gap.png"  # where the chart goes, unless --chart says otherwise
-MAX_ITERS = 4
 
 
 @dataclass
@@ -80,12 +79,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--agent", metavar="PATH", help="the agent.py (default: the reference, solutions/agent.py)")
     parser.add_argument("--chart", default=CHART, metavar="FILE", help=f"the chart image (default: {CHART})")
     parser.add_argument("--trail", metavar="FILE", help="append every ask and run to FILE (default: $SPEC2CODE_TRAIL)")
-    parser.add_argument("--max-iters", type=int, default=MAX_ITERS, metavar="N",
-                        help=f"attempts (default: {MAX_ITERS})")
+    parser.add_argument("--max-iters", type=int, default=running.MAX_ITERS, metavar="N",
+                        help=f"attempts (default: {running.MAX_ITERS})")
     return parser
 
 
-def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = MAX_ITERS, trail_file=None,
+def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = running.MAX_ITERS, trail_file=None,
             progress: bool = False, bug_score: bool = True) -> list[Row]:
     """Run the agent's solve on each task with the lab's model, and measure each result with the lab's runs
     (`bug_score=False` leaves out the score of the agent's tests, which takes a run per planted bug)."""

@@ -16,6 +16,7 @@ from harness.text import one_line
 from harness.trail import Trail, recording
 
 STEPS = {step.function: step.label for step in steps.STEPS}  # "solve": "step 4 (solve)"
+MAX_ITERS = 4  # attempts a command (try, gap) gives solve unless told otherwise: the contract's default
 
 
 @dataclass

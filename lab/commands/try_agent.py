@@ -21,7 +21,6 @@ from . import running
 
 LAB_AGENT = settings.LAB_AGENT  # the default, once all its steps are started
 REFERENCE_AGENT = settings.REFERENCE_AGENT  # the fallback until then
-MAX_ITERS = 4  # attempts at a solution
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
         help="the model for this run (default: $SPEC2CODE_MODEL, else offline)",
     )
     parser.add_argument(
-        "--max-iters", type=_positive, default=MAX_ITERS, metavar="N", help=f"attempts (default: {MAX_ITERS})"
+        "--max-iters", type=_positive, default=running.MAX_ITERS, metavar="N",
+        help=f"attempts (default: {running.MAX_ITERS})",
     )
     parser.add_argument(
         "--task", default=tasks.DEFAULT.name, metavar="NAME",

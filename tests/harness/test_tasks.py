@@ -1,6 +1,7 @@
 """The task bank: one shape for every task, a reference green on its held-out tests, every planted bug red."""
 
 import hashlib
+import re
 
 import pytest
 
@@ -49,6 +50,8 @@ def test_every_task_has_the_same_shape(item):
     script = item.script
     assert "def test_" in script.tests and script.fixes and script.fixes[-1].code == item.reference
     assert all(fix.says.endswith(".") and fix.tests for fix in script.fixes)
+    assert item.example.startswith(f"{item.function}(") and item.aliases
+    assert all(re.compile(alias) for alias in item.aliases)
 
 
 def test_leap_year_is_byte_for_byte_what_the_five_steps_were_built_on():

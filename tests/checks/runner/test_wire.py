@@ -1,45 +1,70 @@
-"""checks/runner/wire: plain values cross both ways, anything else is named, exceptions are described as data."""
+"""checks/runner/wire: the agent runner's wall speaks the sandbox's codec, names what is not plain data, and
+describes exceptions as data; the same values cross both walls the same way."""
 
-import math
+import inspect
 
 import pytest
 
-from checks.runner.wire import Opaque, Unsendable, decode, describe, encode, info
+import harness
+from checks.runner import Agent
+from checks.runner.wire import Opaque, Unsendable, decode, describe, encode, info, named, opaque, received
+from harness.sandbox import wire as sandbox_wire
+from tests.harness.sandbox.test_wire import PLAIN, PLAIN_SOURCE, nested, same
+from tests.helpers import write_agent
 
 
-def by_type(value, why):
-    return {"$type": type(value).__name__}
-
-
-def refuse(value, why):
-    raise Unsendable(why)
-
-
-@pytest.mark.parametrize(
-    "value", [None, True, 3, 2.5, "text", [1, [2]], (1, (2, "x")), {"a": (1, 2), "b": {"c": None}}, []]
-)
-def test_plain_values_come_back_equal_and_of_the_same_type(value):
-    back = decode(encode(value, refuse), lambda data: pytest.fail(f"unexpected tag {data}"))
-    assert back == value and type(back) is type(value)
-
-
-def test_floats_that_json_cannot_hold_still_cross():
-    back = decode(encode([float("nan"), float("inf")], refuse), dict)
-    assert math.isnan(back[0]) and back[1] == float("inf")
+def test_it_is_the_sandbox_codec_with_one_unsendable():
+    assert (encode, decode, Unsendable) == (sandbox_wire.encode, sandbox_wire.decode, sandbox_wire.Unsendable)
 
 
 def test_what_is_not_plain_data_is_named_by_its_type():
-    sent = encode([(x for x in ()), {1: "int key"}, {"ok": object()}], by_type)
-    assert decode(sent, lambda data: Opaque(data["$type"])) == [Opaque("generator"), Opaque("dict"), {"ok": Opaque("object")}]
+    sent = encode([(x for x in ()), {1: "int key"}, {"ok": object()}, {lambda: 1}], named)
+    assert received(sent) == [Opaque("generator"), {1: "int key"}, {"ok": Opaque("object")}, {Opaque("function")}]
     with pytest.raises(Unsendable):
-        encode(lambda: 1, refuse)
+        encode(lambda: 1)
 
 
 def test_a_value_nested_too_deeply_stops_at_a_bound():
     deep = []
     for _ in range(100):
         deep = [deep]
-    assert "$type" in str(encode(deep, by_type))
+    back = decode(encode(deep, named), opaque)
+    for _ in range(sandbox_wire.MAX_DEPTH):
+        back = back[0]
+    assert back == Opaque("value nested too deeply")
+
+
+@pytest.mark.parametrize("data", [{"a": 1, "b": 2}, {"$set": [[1]]}, {"$float": "1"}, nested(sandbox_wire.MAX_DEPTH + 1)])
+def test_whatever_the_child_sends_the_lab_reads_a_value_and_never_raises(data):
+    assert received(data) == Opaque("value that cannot be read")
+
+
+def test_a_subclass_returned_by_an_agent_comes_back_as_its_base_type(tmp_path):
+    source = ("class Yes(str):\n    def __eq__(self, other):\n        return True\n    __hash__ = str.__hash__\n\n\n"
+              "def extract_code(reply):\n    return [Yes('no'), True]\n")
+    with Agent(write_agent(tmp_path, source)) as agent:
+        got = agent.call("extract_code", "x")
+    assert same(got, ["no", True]) and got[0] != "yes"
+
+
+# The values of tests/harness/sandbox/test_wire.py, both ways across each wall: the solution's (harness.run) and the
+# agent's (Agent.call). Each side builds them from the same source.
+ECHO = PLAIN_SOURCE + "\n\ndef value(i):\n    return PLAIN[i]\n\n\ndef echo(v):\n    return v\n"
+
+
+def test_the_same_values_cross_the_sandbox_wall_both_ways_unchanged():
+    each = "\n\ndef test_value_{i}():\n    assert same(value({i}), PLAIN[{i}])\n    assert same(echo(PLAIN[{i}]), PLAIN[{i}])\n"
+    tests = "import math\n" + PLAIN_SOURCE + "\n\n" + inspect.getsource(same) + "".join(
+        each.format(i=i) for i in range(len(PLAIN)))
+    result = harness.run(ECHO, tests)
+    assert result["error"] is None and result["failed"] == [] and result["passed"] == len(PLAIN), result["output"]
+
+
+def test_the_same_values_cross_the_agent_wall_both_ways_unchanged(tmp_path):
+    with Agent(write_agent(tmp_path, ECHO)) as agent:
+        for i, expected in enumerate(PLAIN):
+            assert same(agent.call("value", i), expected), i
+            assert same(agent.call("echo", expected), expected), i
 
 
 def test_an_exception_is_described_with_the_agents_line_and_whether_it_is_a_stub(tmp_path):

@@ -163,13 +163,13 @@ def test_every_reply_style_gives_the_code_through_the_reference_extract_code():
     one_block = [r for r in replies if r.count("```python") == 1 and r.count("```") == 2]
     assert bare and untagged and two_blocks and one_block
     for text in replies:
-        assert agent.extract_code(text) == offline_model.MODEL_TESTS.strip()
+        assert agent.extract_code(text) == LEAP_YEAR.script.tests.strip()
 
 
 @pytest.mark.parametrize("persona", ["honest", "gaming"])
 def test_the_first_attempt_is_the_century_bug_and_the_honest_fix_is_the_reference(persona):
     assert code_for(SOLUTION, persona) == BUGGY_SOLUTIONS["forgets_centuries"].strip()
-    assert code_for(TESTS, persona) == offline_model.MODEL_TESTS.strip()
+    assert code_for(TESTS, persona) == LEAP_YEAR.script.tests.strip()
     if persona == "honest":
         assert code_for(FIX, persona) == REFERENCE_SOLUTION.strip()
 
@@ -194,7 +194,7 @@ def _values(source):
 
 
 def test_the_model_tests_use_no_held_out_year():
-    assert _values(offline_model.MODEL_TESTS) & _values(HOLDOUT_TESTS) == set()
+    assert _values(LEAP_YEAR.script.tests) & _values(HOLDOUT_TESTS) == set()
 
 
 def test_the_model_tests_call_the_function_without_importing_it():

@@ -1,0 +1,22 @@
+"""checks/scripted: the checks' model answers from its script, within the limits of the runner and the model."""
+
+import pytest
+
+from checks.runner.parent import MAX_ASKS
+from checks.scripted import ScriptedAsk
+from harness.model.reading import MAX_READ
+
+
+def test_it_answers_as_many_asks_as_the_runner_allows_then_says_it_loops():
+    model = ScriptedAsk(["one", "two"])
+    assert [model(str(n)) for n in range(MAX_ASKS)] == ["one"] + ["two"] * (MAX_ASKS - 1)
+    with pytest.raises(RuntimeError, match=f"more than {MAX_ASKS} times"):
+        model("once more")
+
+
+def test_a_prompt_longer_than_the_model_reads_is_refused_and_not_kept():
+    model = ScriptedAsk(["ok"])
+    assert model("x" * MAX_READ) == "ok"
+    with pytest.raises(RuntimeError, match=f"at most {MAX_READ}"):
+        model("x" * (MAX_READ + 1), via="default")
+    assert model.calls[-1] == ("default", "") and model.default == [""]
