@@ -11,11 +11,12 @@ import sys
 from pathlib import Path
 
 from checks.autograder import classroom, gradescope, wheel
-from checks.grade_command import add_points, add_scoring_arguments
 from checks.grading import number
 from checks.steps import STEPS
 from harness.errors import UsageError
 from harness.files import write_atomically
+
+from .grade import add_points, add_scoring_arguments
 
 GRADESCOPE_NEXT = """\
 Next, on Gradescope: create a Programming Assignment worth {total} points, open Configure Autograder, choose

@@ -12,11 +12,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from checks import grade_command as grade
 from checks.grading import grade_submission
 from checks.report.progress import Progress
 from checks.report.summary import summary
 from checks.submissions import Submission
+from lab.commands import grade
 from tests.checks.report.test_formats import scored
 from tests.helpers import contained_corpus
 from tests.shipped import stubs_file

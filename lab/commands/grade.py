@@ -17,16 +17,15 @@ import sys
 import time
 from pathlib import Path
 
+from checks.grading import DEFAULT_JOBS, grade_all
+from checks.report import FORMATS, render
+from checks.report.gradescope import VISIBILITIES
+from checks.report.progress import Progress
+from checks.report.summary import summary
+from checks.steps import STEPS
+from checks.submissions import Scratch, survey
 from harness.errors import UsageError
 from harness.files import write_atomically
-
-from .grading import DEFAULT_JOBS, grade_all
-from .report import FORMATS, render
-from .report.gradescope import VISIBILITIES
-from .report.progress import Progress
-from .report.summary import summary
-from .steps import STEPS
-from .submissions import Scratch, survey
 
 GRADESCOPE_SUBMISSION = "/autograder/submission"  # where Gradescope puts the student's files
 GRADESCOPE_RESULTS = "/autograder/results/results.json"  # where Gradescope reads the verdict

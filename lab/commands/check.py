@@ -6,12 +6,11 @@ import argparse
 import os
 import sys
 
+from checks.engine import grade_agent
+from checks.report.formats import to_json
+from checks.report.terminal import to_text
+from checks.steps import STEPS, step
 from harness.tasks import TASKS, task
-
-from .engine import grade_agent
-from .report.formats import to_json
-from .report.terminal import to_text
-from .steps import STEPS, step
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from checks import grade_command as grade
 from checks.grading import NOTE_LENGTH, score
 from checks.report import formats as grade_formats
 from checks.report.gradescope import to_gradescope
 from checks.steps import STEPS
 from checks.submissions import Submission
 from harness.settings import REFERENCE_AGENT
+from lab.commands import grade
 from tests.checks.report import gradescope_spec
 from tests.helpers import contained_corpus
 from tests.schemas import junit_schema
