@@ -19,7 +19,7 @@ from harness.errors import LabError, UsageError
 from harness.files import read_source, write_atomically
 from harness.settings import PROJECT_ROOT, agent_path, shown
 
-from .stubs import render
+from lab.stubs import render
 
 NOTEBOOKS = PROJECT_ROOT / "notebooks"
 

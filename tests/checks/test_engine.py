@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import checks
-from lab.commands.stubs import render
+from lab.stubs import render
 from tests.helpers import contained_corpus, self_contained, write_agent
 from tests.paths import REFERENCE_AGENT as REFERENCE
 

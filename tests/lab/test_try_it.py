@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab.commands.stubs import render
+from lab.stubs import render
 from tests.paths import REFERENCE_AGENT as REFERENCE
 from tests.paths import ROOT
 
