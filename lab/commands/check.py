@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -12,9 +11,11 @@ from checks.report.terminal import to_text
 from checks.steps import STEPS, step
 from harness.tasks import TASKS, task
 
+from .parsing import Parser
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spec2code check",
         description="Grade the steps of an agent.py: :) passed, :( failed (with a hint), :| not started or blocked.",
         epilog="Steps: " + ", ".join(f"{s.number} {s.function}" for s in STEPS) + ". Exit status 0 only when every "

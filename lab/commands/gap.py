@@ -10,6 +10,7 @@ from harness import settings, tasks
 from lab.gap import MAX_ITERS, figure, measure, table
 
 from . import running
+from .parsing import Parser
 
 CHART = "gap.png"  # where the chart goes, unless --chart says otherwise
 
@@ -36,8 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _parser() -> Parser:
+    parser = Parser(
         prog="spec2code gap",
         description="Run an agent's solve on each task, then measure its final code on the tests it saw and on the "
         "held-out tests it never saw. A model that fits its tests shows a gap.",

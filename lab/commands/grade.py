@@ -27,13 +27,10 @@ from checks.submissions import Scratch, survey
 from harness.errors import UsageError
 from harness.files import write_atomically
 
+from .parsing import Parser
+
 GRADESCOPE_SUBMISSION = "/autograder/submission"  # where Gradescope puts the student's files
 GRADESCOPE_RESULTS = "/autograder/results/results.json"  # where Gradescope reads the verdict
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, not argparse's usage block
-        raise UsageError(f"{message} (see spec2code grade --help)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +75,7 @@ def _grade(args, found, out: Path | None) -> int:
 
 
 def _parse(argv) -> argparse.Namespace:
-    parser = _Parser(
+    parser = Parser(
         prog="spec2code grade",
         description="Grade many submissions of agent.py and write per-step scores (one point per step by default).",
         epilog="A SUBMISSION is an agent.py (or any .py file), a zip (unpacked first), a student's folder (their "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -10,9 +9,11 @@ from harness import settings
 from harness.errors import UsageError
 from harness.trail import read, timeline
 
+from .parsing import Parser
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spec2code trail",
         description="Print an audit trail (written by spec2code try --trail FILE, spec2code gap --trail FILE, or "
         "SPEC2CODE_TRAIL=FILE) as a timeline: each ask and run, with what a reviewer should look at.",
