@@ -49,12 +49,12 @@ def make_class(folder: str, size: int) -> None:
 
 def one_level(folder: str, jobs: int) -> dict:
     """Grade the class here, at the level SPEC2CODE_ISOLATION allows; the figures as a dict."""
-    from checks import grade_command
+    from lab.commands import grade
 
     with tempfile.TemporaryDirectory() as out:
         report = os.path.join(out, "grades.json")
         start = time.perf_counter()
-        assert grade_command.main([folder, "--format", "json", "--out", report, "--jobs", str(jobs)]) == 0
+        assert grade.main([folder, "--format", "json", "--out", report, "--jobs", str(jobs)]) == 0
         seconds = time.perf_counter() - start
         with open(report, encoding="utf-8") as f:
             rows = json.load(f)

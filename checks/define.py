@@ -8,7 +8,7 @@
             fail(repr("x = 1"), got, hint="did you drop the ```python tag?")
 
 A check passes by returning and fails by raising CheckFailed (what was expected, what came back, a hint).
-The engine runs it; the step's pytest file shows the engine's verdicts to pytest.
+The engine runs it; the step's module (checks/stepN_*.py) also shows the engine's verdicts to pytest.
 """
 
 from __future__ import annotations

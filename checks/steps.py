@@ -20,15 +20,15 @@ class Step:
 
     @property
     def module(self) -> str:
-        """The pytest file that defines this step's checks."""
-        return f"checks.test_step{self.number}_{self.function}"
+        """The module that defines this step's checks (pytest collects it too: see checks/pytest_plugin.py)."""
+        return f"checks.step{self.number}_{self.function}"
 
     @property
     def label(self) -> str:
         return f"step {self.number} ({self.function})"
 
     def checks(self):
-        """The step's checks, in the order they run (imported from its pytest file)."""
+        """The step's checks, in the order they run (imported from its module)."""
         from .define import checks_in
 
         return checks_in(importlib.import_module(self.module))

@@ -7,7 +7,6 @@ this shows, it does not grade. Grading is `spec2code check`.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -30,6 +29,7 @@ from checks.steps import BY_FUNCTION, try_time_limit  # noqa: E402
 from harness import settings  # noqa: E402
 from harness.errors import LabError  # noqa: E402
 from harness.text import clean, cut  # noqa: E402
+from lab.commands.parsing import Parser  # noqa: E402
 from lab.commands.running import model_line  # noqa: E402
 
 SHOWN = 600  # characters of a long value shown
@@ -44,7 +44,7 @@ class Stop(Exception):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python lab/try_it.py", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python lab/try_it.py", description=__doc__.splitlines()[0])
     parser.add_argument("--agent", metavar="PATH", help="your agent.py (default: $SPEC2CODE_AGENT or lab/agent.py)")
     args = parser.parse_args(argv)
     path = settings.agent_path(args.agent)

@@ -16,6 +16,14 @@ def write_agent(folder: Path, source: str, name: str = "agent.py") -> Path:
     return path
 
 
+def exit_status(main, argv: list[str]) -> int:
+    """The status a shell sees from a command's main(argv): what it returns, or what its parser exits with."""
+    try:
+        return main(argv)
+    except SystemExit as stopped:
+        return stopped.code
+
+
 def self_contained(agent: Path, folder: Path) -> Path:
     """A copy of a fixture agent, in `folder`, that runs where the grader's child runs: without the project in
     view. Its `from solutions.agent import a, b` line becomes the reference's source of a and b (with the imports

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.commands.stubs import render
+from lab.stubs import render
 
 
 def stubs_file(folder: Path) -> Path:

@@ -11,10 +11,10 @@ COMMANDS = {
     "try": ("lab.commands.try_agent", "run an agent on the spec and show each round"),
     "gap": ("lab.commands.gap", "visible versus held-out pass rates across the tasks, as a table and a chart"),
     "trail": ("lab.commands.trail", "print an audit trail (spec2code try --trail FILE) as a timeline"),
-    "check": ("checks.check_command", "grade the steps of an agent.py"),
+    "check": ("lab.commands.check", "grade the steps of an agent.py"),
     "compare": ("lab.commands.compare", "show your function beside the reference"),
     "reset": ("lab.commands.reset", "save your agent.py aside and start over from the stubs"),
-    "grade": ("checks.grade_command", "grade many submissions (CSV, JSON, JUnit XML, Gradescope)"),
+    "grade": ("lab.commands.grade", "grade many submissions (CSV, JSON, JUnit XML, Gradescope)"),
     "report": ("lab.commands.report", "a class report page from grades.json (spec2code grade --format json)"),
     "autograder": ("lab.commands.autograder", "build a Gradescope autograder zip or a GitHub Classroom workflow"),
 }

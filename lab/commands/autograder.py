@@ -11,11 +11,13 @@ import sys
 from pathlib import Path
 
 from checks.autograder import classroom, gradescope, wheel
-from checks.grade_command import add_points, add_scoring_arguments
 from checks.grading import number
 from checks.steps import STEPS
 from harness.errors import UsageError
 from harness.files import write_atomically
+
+from .grade import add_points, add_scoring_arguments
+from .parsing import Parser
 
 GRADESCOPE_NEXT = """\
 Next, on Gradescope: create a Programming Assignment worth {total} points, open Configure Autograder, choose
@@ -26,11 +28,6 @@ Next: commit {out} to the assignment's template repository (the lab, with lab/ag
 choose that repository for the GitHub Classroom assignment. Each push to a student's repository runs the checks;
 the points ({total} in all) show in Classroom. Students can change their own repository, workflow included: for
 grades that count, grade the collected repositories with `spec2code grade` or on Gradescope."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, not argparse's usage block
-        raise UsageError(f"{message} (see spec2code autograder --help)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,9 +78,9 @@ def _writable(text: str) -> Path:
 
 
 def _parse(argv) -> argparse.Namespace:
-    parser = _Parser(prog="spec2code autograder",
+    parser = Parser(prog="spec2code autograder",
                      description="Build the autograder a class platform runs, from this lab.")
-    platforms = parser.add_subparsers(dest="platform", metavar="PLATFORM", required=True, parser_class=_Parser)
+    platforms = parser.add_subparsers(dest="platform", metavar="PLATFORM", required=True)
     scope = platforms.add_parser(
         "gradescope", help="write autograder.zip for a Gradescope programming assignment",
         description="Write a Gradescope autograder zip: setup.sh, run_autograder and the lab's grading-only wheel. "

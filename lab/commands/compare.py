@@ -6,7 +6,6 @@ far less than finding it.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import sys
 from pathlib import Path
@@ -16,6 +15,8 @@ from harness.errors import LabError
 from harness.files import read_source
 from harness.settings import REFERENCE_AGENT, agent_path, shown
 
+from .parsing import Parser
+
 WARNING = (
     "This shows the reference solution. Try first! Reading an answer teaches far less than finding it.\n"
     "Stuck? `python lab/try_it.py` shows what your functions return, and `spec2code check N` says what to fix."
@@ -23,7 +24,7 @@ WARNING = (
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spec2code compare",
         description="Show your function beside the reference's (solutions/agent.py), one step or all five.",
     )

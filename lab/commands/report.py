@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -16,14 +15,11 @@ from harness.errors import UsageError
 from harness.files import write_atomically
 from harness.text import clean_data
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, not argparse's usage block
-        raise UsageError(f"{message} (see spec2code report --help)")
+from .parsing import Parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="spec2code report",
+    parser = Parser(prog="spec2code report",
                      description="Make the class report: one self-contained HTML page (pass rates per step, the "
                      "score distribution, the checks most students fail, submissions that timed out, crashed or "
                      "tried to forge, the isolation in force) from the grades of `spec2code grade --format json`.")

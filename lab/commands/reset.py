@@ -5,7 +5,6 @@ Work is never lost: the file is first copied to saved/ beside it, with the date 
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import shutil
@@ -19,13 +18,15 @@ from harness.errors import LabError, UsageError
 from harness.files import read_source, write_atomically
 from harness.settings import PROJECT_ROOT, agent_path, shown
 
-from .stubs import render
+from lab.stubs import render
+
+from .parsing import Parser
 
 NOTEBOOKS = PROJECT_ROOT / "notebooks"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spec2code reset",
         description="Start over: copy your agent.py to saved/agent-YYYYmmdd-HHMMSS.py beside it, then restore the "
         "stubs (all five, or one STEP's). With --notebook, restore a notebook as the lab shipped it instead.",

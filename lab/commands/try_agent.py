@@ -18,6 +18,7 @@ from harness.text import clean, one_line
 from harness.trail import Trail
 
 from . import running
+from .parsing import Parser
 
 LAB_AGENT = settings.LAB_AGENT  # the default, once all its steps are started
 REFERENCE_AGENT = settings.REFERENCE_AGENT  # the fallback until then
@@ -53,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["SPEC2CODE_MODEL"] = saved
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _parser() -> Parser:
+    parser = Parser(
         prog="spec2code try",
         description="Run an agent on a task's spec (leap year unless --task says otherwise): show each attempt, "
         "then check the final code against the held-out tests the model never saw.",

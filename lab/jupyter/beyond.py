@@ -7,6 +7,7 @@ import io
 from harness import score_tests, tasks
 from harness.settings import REFERENCE_AGENT
 from harness.trail import Trail, recording
+from harness.trail import timeline as as_text
 
 from .demos import run_reference
 from .displays import Chart, Message, Table
@@ -37,7 +38,7 @@ def score_table(tests: str, task: str):
 
 def gap_rows(model: str, names=None) -> list:
     """The lab's finished agent on each task (all by default) with a model, measured as `spec2code gap` does."""
-    from lab.commands import gap
+    from lab import gap
 
     chosen = [tasks.task(n) for n in (names or tasks.TASKS)]
     return gap.measure(REFERENCE_AGENT, chosen, backend=model, bug_score=False)
@@ -55,7 +56,7 @@ def gap_table(runs: dict):
 
 def gap_chart(rows: list, title: str = "gaming model"):
     """The gap rows of one model as bars: visible and held-out pass rates per task, the gap marked."""
-    from lab.commands import gap
+    from lab import gap
 
     if not rows:
         return Message("Nothing to chart: no task was measured.")
@@ -85,9 +86,7 @@ def trail_of(task: str = "leap_year", model: str = "gaming") -> Trail:
 
 def timeline(record: Trail) -> Message:
     """A trail as the timeline `spec2code trail FILE` prints."""
-    from lab.commands.trail import timeline as render
-
-    return _Text(render(record.events))
+    return _Text(as_text(record.events))
 
 
 class _Text(Message):

@@ -6,7 +6,6 @@ messages go to a log file, so the address is the last thing printed; if the serv
 
 from __future__ import annotations
 
-import argparse
 import os
 import secrets
 import signal
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from harness.errors import LaunchError
 from harness.settings import PROJECT_ROOT, shown
+from lab.commands.parsing import Parser
 
 from .install import KERNEL_DISPLAY_NAME, KERNEL_NAME, STATE, setup  # noqa: F401 (KERNEL_*: the notebooks' tests)
 
@@ -135,7 +135,7 @@ def log_tail(lines: int = LOG_TAIL) -> str:
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spec2code lab",
         description="Set up the lab in JupyterLab (kernel, settings, extension, layout) and open it: "
         "notebooks/00_start.ipynb with lab/agent.py beside it.",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import checks
-from lab.commands.stubs import render
+from lab.stubs import render
 from tests.helpers import contained_corpus, self_contained, write_agent
 from tests.paths import REFERENCE_AGENT as REFERENCE
 
@@ -176,7 +176,7 @@ def _pytest_outcomes(agent: Path) -> dict:
         text=True,
         timeout=120,
     )
-    found = re.findall(r"(?:checks/)?test_step(\d)_\w+\.py::test_check\[(\w+)\] (PASSED|FAILED|SKIPPED)", done.stdout, re.M)
+    found = re.findall(r"(?:checks/)?step(\d)_\w+\.py::test_check\[(\w+)\] (PASSED|FAILED|SKIPPED)", done.stdout, re.M)
     return {(int(step), name): word for step, name, word in found}
 
 

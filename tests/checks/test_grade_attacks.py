@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from checks import grade_command
 from harness.sandbox import slots
+from lab.commands import grade
 from tests.helpers import self_contained
 from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
 
@@ -53,7 +53,7 @@ def class_folder():
 def grade(folder, jobs: int, out) -> dict:
     os.environ["SPEC2CODE_SEED"] = "20261201"  # one draw for both gradings, so their CSVs can be compared
     try:
-        assert grade_command.main([str(folder), "--format", "csv", "--out", str(out), "--jobs", str(jobs)]) == 0
+        assert grade.main([str(folder), "--format", "csv", "--out", str(out), "--jobs", str(jobs)]) == 0
     finally:
         del os.environ["SPEC2CODE_SEED"]
     return {row["submission"]: row for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}

@@ -12,13 +12,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from checks import grade_command as grade
 from checks.grading import grade_submission
 from checks.report.progress import Progress
 from checks.report.summary import summary
 from checks.submissions import Submission
+from lab.commands import grade
 from tests.checks.report.test_formats import scored
-from tests.helpers import contained_corpus
+from tests.helpers import contained_corpus, exit_status
 from tests.shipped import stubs_file
 
 AGENTS = contained_corpus()  # the fixture agents, as the grader's child can run them
@@ -136,5 +136,5 @@ def test_a_non_utf8_folder_name_is_safe_in_every_output(tmp_path):
     (["--step-visibility", "soon"], "'soon' is not one of visible, after_due_date, after_published, hidden"),
 ])
 def test_visibility_options_are_checked(tmp_path, capsys, args, says):
-    assert grade.main([str(stubs_file(tmp_path)), *args]) == 2
+    assert exit_status(grade.main, [str(stubs_file(tmp_path)), *args]) == 2
     assert says in capsys.readouterr().err

@@ -3,7 +3,7 @@
 import pytest
 
 from checks.steps import STEPS, first_not_started, is_stub, step, try_time_limit
-from lab.commands.stubs import render
+from lab.stubs import render
 from tests.paths import REFERENCE_AGENT
 
 

@@ -1,4 +1,5 @@
-"""The audit trail: asks and runs as JSON lines, tests fingerprinted between rounds, cut feedback recorded."""
+"""The audit trail: asks and runs as JSON lines, tests fingerprinted between rounds, cut feedback recorded, and the
+timeline a reviewer reads."""
 
 import json
 import os
@@ -84,3 +85,24 @@ def test_reading_skips_lines_that_are_not_events(tmp_path):
     path = tmp_path / "t.jsonl"
     path.write_text('{"event": "ask", "n": 1}\nnot json\n[1, 2]\n{"no": "event"}\n', encoding="utf-8")
     assert trail.read(path) == [{"event": "ask", "n": 1}]
+
+
+def test_the_timeline_shows_asks_runs_flags_and_cut_feedback():
+    record = trail.Trail()
+    record.start(agent="solutions/agent.py", task="leap_year", model="gaming")
+    record.ask("Write tests.", "```python\ndef test_a(): pass\n```")
+    output = "x" * 5000
+    record.run("def is_leap_year(y):\n    if y in (1900, 2100):\n        return False\n",
+               "def test_a():\n    assert is_leap_year(1900) is False\n",
+               {"passed": 0, "failed": ["test_a"], "total": 1, "error": None, "output": output,
+                "isolation": "process"}, 0.04)
+    record.ask("Fix it: " + output[-3000:], "ok")
+    record.run("x = 1", "def test_b():\n    pass\n",
+               {"passed": 1, "failed": [], "total": 1, "error": None, "output": "", "isolation": "process"}, 0.03)
+    out = trail.timeline(record.events)
+    assert "1 solve(s), 2 ask(s), 2 run(s)" in out
+    assert "solve 1 · agent solutions/agent.py · task leap_year · model gaming" in out
+    assert "run 1  0/1 tests passed — failing: test_a · 0.04 s · process · tests " in out
+    assert "! line 2: special-cases inputs of the visible tests: 1900\n" in out
+    assert "! feedback: sent 3000 of the 5000 characters of the last run's output (its end); cut 2000" in out
+    assert "! the tests changed since the run before" in out

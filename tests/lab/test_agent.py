@@ -5,7 +5,7 @@ import ast
 import pytest
 
 from checks.steps import STEPS, first_not_started
-from lab.commands.stubs import render
+from lab.stubs import render
 from tests.paths import LAB_AGENT
 from tests.paths import REFERENCE_AGENT as REFERENCE
 from tests.shipped import worked_copy

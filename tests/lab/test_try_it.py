@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab.commands.stubs import render
+from lab.stubs import render
 from tests.paths import REFERENCE_AGENT as REFERENCE
 from tests.paths import ROOT
 
@@ -72,3 +72,11 @@ def test_the_labs_own_errors_are_one_line(tmp_path):
                           capture_output=True, text=True, timeout=120, env=env)
     assert "Model: replay of recorded live replies" in done.stdout
     assert "The model could not answer: Replay mode (SPEC2CODE_REPLAY=1)" in done.stdout and done.returncode == 2
+
+
+def test_a_bad_option_is_one_line_naming_the_help():
+    done = subprocess.run([sys.executable, str(ROOT / "lab" / "try_it.py"), "--bogus"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("python lab/try_it.py: unrecognized arguments: --bogus "
+                           "(see python lab/try_it.py --help)\n")

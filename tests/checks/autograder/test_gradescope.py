@@ -27,7 +27,7 @@ from checks.grading import grade_submission
 from checks.submissions import Submission
 from lab.commands import autograder
 from tests.checks.report import gradescope_spec
-from lab.commands.stubs import render as shipped_stubs
+from lab.stubs import render as shipped_stubs
 from tests.harness.sandbox import identities
 from tests.helpers import self_contained
 from tests.paths import AGENTS, REFERENCE_AGENT, ROOT

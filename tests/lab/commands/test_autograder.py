@@ -3,6 +3,7 @@
 import pytest
 
 from lab import commands as cli
+from tests.helpers import exit_status
 
 
 def test_the_dispatcher_knows_the_autograder_and_report_commands():
@@ -20,7 +21,7 @@ def test_the_dispatcher_knows_the_autograder_and_report_commands():
     (["classroom", "--timeout", "0"], "--timeout must be 1 or more"),
 ])
 def test_usage_errors_exit_2_with_one_line(tmp_path, capsys, args, says):
-    assert cli.main(["autograder", *[a.format(tmp=tmp_path) for a in args]]) == 2
+    assert exit_status(cli.main, ["autograder", *[a.format(tmp=tmp_path) for a in args]]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and err.startswith("spec2code autograder: ")
     assert says.format(tmp=tmp_path) in err

@@ -3,7 +3,7 @@
 
 
 from lab.commands import compare
-from lab.commands.stubs import render
+from lab.stubs import render
 
 
 def test_compare_warns_first_then_shows_yours_and_the_reference(capsys, tmp_path):

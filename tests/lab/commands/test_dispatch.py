@@ -32,7 +32,7 @@ def test_every_command_module_has_a_main():
 
 def test_the_cli_dispatches_check_reset_and_compare():
     assert {name: cli.COMMANDS[name][0] for name in ("check", "reset", "compare")} == {
-        "check": "checks.check_command",
+        "check": "lab.commands.check",
         "reset": "lab.commands.reset",
         "compare": "lab.commands.compare",
     }

@@ -48,19 +48,3 @@ def test_an_unknown_task_is_one_line_listing_the_tasks(capsys, tmp_path):
 
     assert main(["gap", "--tasks", "leap_year,nope"]) == 2
     assert "There is no task 'nope': use one of leap_year" in capsys.readouterr().err
-
-
-def test_the_rows_can_be_measured_without_the_bug_score():
-    from harness.tasks import TASKS
-
-    [row] = gap.measure(REFERENCE_AGENT, [TASKS["median"]], backend="gaming", bug_score=False)
-    assert row.visible == (10, 10) and row.held_out == (7, 12) and row.bugs == (0, 0)
-    assert round(row.gap, 2) == 0.42 and row.rounds == 2 and row.held_out_failing
-
-
-@pytest.mark.slow
-def test_all_tasks_with_both_models(capsys, tmp_path):
-    _, honest, _ = run_gap(capsys, tmp_path, "--model", "offline")
-    _, gaming, _ = run_gap(capsys, tmp_path, "--model", "gaming")
-    assert rows_of(honest)["overall"] == ["100%", "100%", "0%", "15", "41/55", "-"]
-    assert rows_of(gaming)["overall"] == ["100%", "68%", "32%", "12", "41/55", "9", "flags"]

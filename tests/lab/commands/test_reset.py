@@ -3,7 +3,7 @@
 import pytest
 
 from lab.commands import reset
-from lab.commands.stubs import render
+from lab.stubs import render
 from tests.paths import REFERENCE_AGENT as REFERENCE
 
 

@@ -28,27 +28,15 @@ def test_any_agent_leaves_a_trail_without_its_own_cooperation(monkeypatch, tmp_p
     assert runs[0]["result"]["failed"] == ["test_centuries_are_not_leap_years"] and runs[1]["result"]["failed"] == []
 
 
-def test_the_timeline_shows_asks_runs_flags_and_cut_feedback(capsys, tmp_path):
+def test_the_command_prints_where_the_trail_is_and_its_timeline(capsys, tmp_path):
     path = tmp_path / "trail.jsonl"
     record = trail.Trail(path)
     record.start(agent="solutions/agent.py", task="leap_year", model="gaming")
-    record.ask("Write tests.", "```python\ndef test_a(): pass\n```")
-    output = "x" * 5000
-    record.run("def is_leap_year(y):\n    if y in (1900, 2100):\n        return False\n",
-               "def test_a():\n    assert is_leap_year(1900) is False\n",
-               {"passed": 0, "failed": ["test_a"], "total": 1, "error": None, "output": output,
-                "isolation": "process"}, 0.04)
-    record.ask("Fix it: " + output[-3000:], "ok")
-    record.run("x = 1", "def test_b():\n    pass\n",
-               {"passed": 1, "failed": [], "total": 1, "error": None, "output": "", "isolation": "process"}, 0.03)
+    record.ask("Write tests.", "ok")
     assert trail_command.main([str(path)]) == 0
     out = capsys.readouterr().out
-    assert "1 solve(s), 2 ask(s), 2 run(s)" in out
-    assert "solve 1 · agent solutions/agent.py · task leap_year · model gaming" in out
-    assert "run 1  0/1 tests passed — failing: test_a · 0.04 s · process · tests " in out
-    assert "! line 2: special-cases inputs of the visible tests: 1900\n" in out
-    assert "! feedback: sent 3000 of the 5000 characters of the last run's output (its end); cut 2000" in out
-    assert "! the tests changed since the run before" in out
+    assert out.startswith("Trail: ") and out.endswith(trail.timeline(trail.read(path)) + "\n")
+    assert "1 solve(s), 1 ask(s), 0 run(s)" in out
 
 
 def test_the_trail_of_spec2code_try_reads_back(capsys, tmp_path):

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from checks import grade_command as grade
 from checks.grading import NOTE_LENGTH, score
 from checks.report import formats as grade_formats
 from checks.report.gradescope import to_gradescope
 from checks.steps import STEPS
 from checks.submissions import Submission
 from harness.settings import REFERENCE_AGENT
+from lab.commands import grade
 from tests.checks.report import gradescope_spec
-from tests.helpers import contained_corpus
+from tests.helpers import contained_corpus, exit_status
 from tests.schemas import junit_schema
 from tests.shipped import stubs_file
 
@@ -325,7 +325,7 @@ def test_the_spec2code_command_dispatches_to_grade(capsys):
 def test_usage_errors_exit_2_with_one_line(tmp_path, capsys, args, says):
     (tmp_path / "empty_dir").mkdir()
     fill = {"tmp": str(tmp_path), "stubs": str(STUBS)}
-    assert grade.main([a.format(**fill) for a in args]) == 2
+    assert exit_status(grade.main, [a.format(**fill) for a in args]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert err.startswith("spec2code grade: ") and says.format(**fill) in err
@@ -347,7 +347,7 @@ def test_grade_takes_a_task_and_refuses_where_the_walls_are_weaker_than_required
     assert grade.main([str(REFERENCE_AGENT), "--task", "median", "--format", "json"]) == 0
     (one,) = json.loads(capsys.readouterr().out)
     assert one["score"] == 5 and one["isolation"] in ("namespaces", "user", "process")
-    assert grade.main([str(REFERENCE_AGENT), "--task", "nope"]) == 2
+    assert exit_status(grade.main, [str(REFERENCE_AGENT), "--task", "nope"]) == 2
     assert "There is no task 'nope'" in capsys.readouterr().err
     monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
     with pytest.raises(LabError, match="refusing to grade: the isolation here is 'process'"):

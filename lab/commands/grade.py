@@ -17,25 +17,21 @@ import sys
 import time
 from pathlib import Path
 
+from checks.grading import DEFAULT_JOBS, grade_all
+from checks.report import FORMATS, render
+from checks.report.gradescope import VISIBILITIES
+from checks.report.progress import Progress
+from checks.report.summary import summary
+from checks.steps import STEPS
+from checks.submissions import Scratch, survey
 from harness import levels
 from harness.errors import UsageError
 from harness.files import write_atomically
 
-from .grading import DEFAULT_JOBS, grade_all
-from .report import FORMATS, render
-from .report.gradescope import VISIBILITIES
-from .report.progress import Progress
-from .report.summary import summary
-from .steps import STEPS
-from .submissions import Scratch, survey
+from .parsing import Parser
 
 GRADESCOPE_SUBMISSION = "/autograder/submission"  # where Gradescope puts the student's files
 GRADESCOPE_RESULTS = "/autograder/results/results.json"  # where Gradescope reads the verdict
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, not argparse's usage block
-        raise UsageError(f"{message} (see spec2code grade --help)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +76,7 @@ def _grade(args, found, out: Path | None) -> int:
 
 
 def _parse(argv) -> argparse.Namespace:
-    parser = _Parser(
+    parser = Parser(
         prog="spec2code grade",
         description="Grade many submissions of agent.py and write per-step scores (one point per step by default).",
         epilog="A SUBMISSION is an agent.py (or any .py file), a zip (unpacked first), a student's folder (their "

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from checks import check_command as command
-from lab.commands.stubs import render
+from lab.commands import check as command
+from lab.stubs import render
 from tests.helpers import contained_corpus
 from tests.paths import REFERENCE_AGENT as REFERENCE
 from tests.paths import ROOT

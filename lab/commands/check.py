@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
+from checks.engine import grade_agent
+from checks.report.formats import to_json
+from checks.report.terminal import to_text
+from checks.steps import STEPS, step
 from harness import levels
 from harness.tasks import TASKS, task
 
-from .engine import grade_agent
-from .report.formats import to_json
-from .report.terminal import to_text
-from .steps import STEPS, step
+from .parsing import Parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spec2code check",
         description="Grade the steps of an agent.py: :) passed, :( failed (with a hint), :| not started or blocked.",
         epilog="Steps: " + ", ".join(f"{s.number} {s.function}" for s in STEPS) + ". Exit status 0 only when every "

@@ -1,0 +1,39 @@
+"""checks/pytest_plugin.py: pytest pointed at the checks package collects the step modules, once each, from any
+folder, and no other file."""
+
+import re
+import subprocess
+import sys
+
+from checks.pytest_plugin import pytest_collect_file
+from checks.steps import STEPS
+from tests.paths import ROOT
+
+
+def collected(*args: str, cwd) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=120)
+    return re.findall(r"^\S+::\S+$", done.stdout, re.M)
+
+
+def test_the_checks_package_collects_every_steps_checks_from_another_folder(tmp_path):
+    found = collected("--pyargs", "checks", cwd=tmp_path)
+    files = {test.split("::")[0].rpartition("/")[2] for test in found}
+    assert files == {f"{step.module.rpartition('.')[2]}.py" for step in STEPS}
+    assert len(found) == sum(len(step.checks()) for step in STEPS)
+
+
+def test_a_step_module_named_on_the_command_line_is_collected_once():
+    found = collected("checks/step1_extract_code.py", cwd=ROOT)
+    assert len(found) == len(set(found)) == len(STEPS[0].checks())
+
+
+def test_no_other_file_is_collected_by_the_plugin():
+    class Session:
+        def isinitpath(self, path):
+            return False
+
+    parent = type("Parent", (), {"session": Session()})()
+    for path in (ROOT / "checks" / "define.py", ROOT / "checks" / "runner" / "link.py",
+                 ROOT / "tests" / "checks" / "test_steps.py", ROOT / "tests" / "step1_extract_code.py"):
+        assert pytest_collect_file(path, parent) is None, path
