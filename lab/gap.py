@@ -39,8 +39,8 @@ class Row:
         return self.visible_rate - self.held_out_rate
 
 
-def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = running.MAX_ITERS, trail_file=None,
-            progress: bool = False, bug_score: bool = True) -> list[Row]:
+def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = running.MAX_ITERS,
+            trail_file=None, progress: bool = False, bug_score: bool = True) -> list[Row]:
     """Run the agent's solve on each task with the lab's model, and measure each result with the lab's runs
     (`bug_score=False` leaves out the score of the agent's tests, which takes a run per planted bug)."""
     if max_iters < 1:
