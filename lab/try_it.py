@@ -30,7 +30,7 @@ from checks.steps import BY_FUNCTION, try_time_limit  # noqa: E402
 from harness import settings  # noqa: E402
 from harness.errors import LabError  # noqa: E402
 from harness.text import clean, cut  # noqa: E402
-from lab.commands.running import model_line  # noqa: E402
+from lab.measure import model_line  # noqa: E402
 
 SHOWN = 600  # characters of a long value shown
 

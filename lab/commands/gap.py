@@ -13,8 +13,7 @@ from harness import score_tests, settings, tasks
 from harness.errors import UsageError
 from harness.tasks import Task
 from harness.trail import Trail
-
-from . import running
+from lab.measure import load, model_line, shown, solve_on
 
 CHART = "gap.png"  # where the chart goes, unless --chart says otherwise
 MAX_ITERS = 4
@@ -52,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [tasks.task(name) for name in names]
     path = Path(args.agent) if args.agent else settings.REFERENCE_AGENT
     backend = args.model or settings.get("SPEC2CODE_MODEL")
-    print(f"Agent: {running.shown(path)}")
-    print(f"Model: {running.model_line(backend)}")
+    print(f"Agent: {shown(path)}")
+    print(f"Model: {model_line(backend)}")
     print()
     rows = measure(path, chosen, backend=backend, max_iters=args.max_iters, trail_file=args.trail, progress=True)
     print()
@@ -62,8 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in row.review:
             print(f"Review ({row.task.name}): {line}")
     chart = Path(args.chart)
-    figure(rows, f"{running.model_line(backend).split(' (')[0]} model").savefig(chart, dpi=100)
-    print(f"Chart: {running.shown(chart.resolve())}")
+    figure(rows, f"{model_line(backend).split(' (')[0]} model").savefig(chart, dpi=100)
+    print(f"Chart: {shown(chart.resolve())}")
     return 0
 
 
@@ -97,9 +96,9 @@ def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = MA
     try:
         os.environ["SPEC2CODE_MODEL"] = backend  # for an agent that calls harness.ask itself
         with Agent(path, model=LabModel(backend)) as agent:
-            running.load(agent, path)
+            load(agent, path)
             for task in chosen:
-                measured = running.solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=backend)
+                measured = solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=backend)
                 scored = bug_score and measured.tests.strip()
                 caught, planted = score_tests(measured.tests, task)["score"] if scored else (0, 0)
                 visible, held = measured.visible or {"passed": 0, "total": 0}, measured.held_out

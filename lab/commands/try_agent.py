@@ -16,8 +16,8 @@ from harness.files import read_source
 from harness.tasks import Task
 from harness.text import clean, one_line
 from harness.trail import Trail
+from lab import measure
 
-from . import running
 
 LAB_AGENT = settings.LAB_AGENT  # the default, once all its steps are started
 REFERENCE_AGENT = settings.REFERENCE_AGENT  # the fallback until then
@@ -117,17 +117,17 @@ def _try(path: Path, note: str, max_iters: int, task: Task, trail_file) -> int:
     model = LabModel()
     trail = Trail(trail_file)
     with Agent(path, model=model, show_output=True) as agent:
-        running.load(agent, path)
+        measure.load(agent, path)
         print(f"Agent: {_shown(path)}" + (f" — {note}" if note else ""))
         print(f"Task: {task.title} ({task.name})")
-        print(f"Model: {running.model_line(model.backend)}")
+        print(f"Model: {measure.model_line(model.backend)}")
         print(f"Sandbox: {harness.sandbox.isolation_summary()}")
         print()
 
-        measured = running.solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=model.backend)
+        measured = measure.solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=model.backend)
         _show_printed(agent)
         for number, run in enumerate(measured.runs, 1):
-            print(f"Attempt {number}: {running.describe(run['result'])}")
+            print(f"Attempt {number}: {measure.describe(run['result'])}")
         attempts = len(measured.runs)
         if not attempts:
             print("The agent ran no tests through harness.run.")
@@ -143,7 +143,7 @@ def _try(path: Path, note: str, max_iters: int, task: Task, trail_file) -> int:
             print(f"Review: {line}")
         theirs = None
         if task is tasks.DEFAULT:  # the agent's holdout_check runs the default task's held-out tests
-            theirs = running.call(agent, path, "holdout_check", measured.code)
+            theirs = measure.call(agent, path, "holdout_check", measured.code)
             _show_printed(agent)
     if trail.path is not None:
         counts = {kind: sum(1 for e in trail.events if e["event"] == kind) for kind in ("ask", "run")}
@@ -158,7 +158,7 @@ def _verdict(measured, theirs) -> int:
     failing = held["failed"]
     if theirs is not None and not isinstance(theirs, (list, tuple)):
         raise AgentFileError(
-            f"{running.step_label('holdout_check')} returned {one_line(repr(theirs), 120)}; "
+            f"{measure.step_label('holdout_check')} returned {one_line(repr(theirs), 120)}; "
             "expected a list of test names."
         )
     if theirs is not None and sorted(map(str, theirs)) != sorted(failing):

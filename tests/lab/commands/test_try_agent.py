@@ -235,7 +235,7 @@ def test_the_held_out_verdict_is_measured_by_the_lab_not_taken_from_the_agent(ca
 def test_replay_mode_says_it_replays_recorded_live_replies(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("SPEC2CODE_REPLAY", "1")
     monkeypatch.setenv("SPEC2CODE_CACHE_DIR", str(tmp_path / "class-cache"))
-    monkeypatch.setattr(try_command.running, "call", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    monkeypatch.setattr(try_command.measure, "call", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     code, out, _ = run_try(capsys, "--agent", str(REFERENCE_AGENT))
     assert code == 130
     assert "Model: replay of recorded live replies (gpt-4o-mini) from " in out and "Model: offline" not in out

@@ -1,4 +1,4 @@
-"""An agent's solve run for a command (try, gap): one-line errors, and the result measured by the lab itself."""
+"""An agent's solve, measured by the lab itself (for try, gap, notebook 06 and try_it), and one-line errors."""
 
 from __future__ import annotations
 
