@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     names = list(tasks.TASKS) if args.tasks == "all" else [n.strip() for n in args.tasks.split(",") if n.strip()]
     chosen = [tasks.task(name) for name in names]
-    path = Path(args.agent) if args.agent else settings.REFERENCE_AGENT
+    path = settings.agent_path(args.agent) if args.agent else settings.REFERENCE_AGENT
     backend = args.model or settings.get("SPEC2CODE_MODEL")
     print(f"Agent: {shown(path)}")
     print(f"Model: {model_line(backend)}")

@@ -96,7 +96,7 @@ def _positive(text: str) -> int:
 def _choose_agent(given: str | None) -> tuple[Path, str]:
     """The agent file to run, and a note saying why when it is not the one the learner may expect."""
     if given:
-        return Path(given), ""
+        return settings.agent_path(given), ""
     if settings.is_set("SPEC2CODE_AGENT"):
         return settings.agent_path(), ""
     if not LAB_AGENT.is_file():
