@@ -51,7 +51,8 @@ def check(function: Callable | None = None, *, follows: tuple[str, ...] = ()):
     """Register `function` as a check of the step its module defines; its docstring's first line is its sentence.
 
     `@check(follows=("other_check",))`: when other_check fails too, this check's failure follows from it, and the
-    student reads "follows from: <other check>" here instead of a second hint pointing elsewhere.
+    student reads "follows from: <other check>" here instead of a second hint pointing elsewhere. (A call of the
+    function that raises, hangs or returns the wrong shape is the engine's to name, for every check it fails.)
     """
 
     def register(function: Callable) -> Callable:
@@ -174,5 +175,7 @@ def verdict(graded: dict, number: int, name: str) -> None:
         pytest.skip(step["status"])
     if found["status"] == "passed":
         return
-    hint = f"\nhint: {found['hint']}" if found["hint"] else ""
+    cause = next((c for c in step["checks"] if c["name"] == found.get("follows")), {})  # its hint is the one to read
+    hint = found["hint"] or cause.get("hint", "")
+    hint = f"\nhint: {hint}" if hint else ""
     pytest.fail(f"{found['description']}\n{found['message'] or found['status']}{hint}", pytrace=False)

@@ -7,17 +7,19 @@ import time
 from harness import settings
 from harness.settings import agent_path as resolve_agent
 from harness.settings import shown
-from harness.text import clean_data
+from harness.text import clean_data, one_line
 
 from . import isolation
 from .define import CheckFailed
-from .runner import Agent, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .diagnosis import Diagnosis, WrongReturn, blocked, diagnose, not_started, returned
+from .runner import Agent, AgentError, LoadFailed, NotStarted, TimedOut
 from .scripted import serve_run
 from .scripts import Script
 from .steps import BY_NUMBER, STEPS, Step, is_stub, step
 
 PASSED, FAILED, NOT_STARTED, BLOCKED = "passed", "failed", "not started", "blocked"
 SUBMISSION_BUDGET = 240.0  # seconds one agent's grading may take in all, asks and runs included
+TITLE, FOLLOWS = 160, 100  # characters of what happened, as a cause's line and as its follow-ons quote it
 
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
 
@@ -42,7 +44,11 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
     "passed", "failed", "not started" or "blocked", and "isolation" is the weaker of the sandbox's and the agent
     process's levels ("namespaces", "user" or "process"). A failed check whose failure follows from another's also has
     "follows" (that check's name); a blocked step's checks are run anyway and have "would" ("pass" or "fail", and
-    then "would_message" and "would_hint").
+    then "would_message" and "would_hint"). When a call of the function itself failed (it raised, hung, crashed or
+    broke its contract), that failure is listed as a result of its own, with "cause": True (it is not one of the
+    step's checks, and no credit depends on it), headed by what happened and with "diagnosis" (kind, step,
+    function, file, line, source: checks/diagnosis.py); the checks it made fail follow from it. A step not started,
+    or an agent file that does not load, has "diagnosis" too.
     """
     path = resolve_agent(agent_path)
     walls = isolation.require(require or settings.get("SPEC2CODE_REQUIRE_ISOLATION"))
@@ -70,14 +76,19 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
 
 
 class _StepAgent:
-    """The agent as one step's checks see it: every call has that step's time limit; `script` is this grading's
-    draw of inputs, and `served` the runs answered during the last call."""
+    """The agent as one step's checks see it: every call has that step's time limit, and a value that breaks its
+    step's contract fails the call (WrongReturn); `script` is this grading's draw of inputs, and `served` the runs
+    answered during the last call."""
 
     def __init__(self, agent: Agent, time_limit: float, script: Script):
         self._agent, self._limit, self.script = agent, time_limit, script
 
     def call(self, function: str, *args, runs=None, **kwargs):
-        return self._agent.call(function, *args, time_limit=self._limit, runs=runs, **kwargs)
+        value = self._agent.call(function, *args, time_limit=self._limit, runs=runs, **kwargs)
+        wrong = returned(function, value, self._agent.path)
+        if wrong is not None:
+            raise WrongReturn(wrong)
+        return value
 
     @property
     def served(self) -> list[dict]:
@@ -91,47 +102,52 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Sc
     try:
         agent.load()
     except LoadFailed as exc:
-        return _step(current, FAILED, [_result("loads", "agent.py loads", FAILED, str(exc), exc.hint)])
+        found = diagnose(exc, current.function, agent.path)
+        return _step(current, FAILED, [_diagnosed("loads", "agent.py loads", found, found.message)])
     if current.function not in agent.functions:
-        message = f"agent.py has no function named {current.function}"
+        message = f"{agent.path.name} has no function named {current.function}"
         hint = "keep the five functions of the stubs with their names (spec2code reset restores them, saving yours)"
         return _step(current, FAILED, [_result("defines_function", f"defines {current.function}", FAILED, message, hint)])
     if is_stub(agent.source, current.function):
-        return _not_started_step(current, checks)
+        return _not_started_step(current, checks, not_started(current.function, agent.path, agent.source))
 
-    results = _run_checks(checks, bound, current, budget_ends)
-    if results is None:
-        return _not_started_step(current, checks)
+    results = _run_checks(checks, bound, agent, current, budget_ends)
+    if isinstance(results, Diagnosis):
+        return _not_started_step(current, checks, results)
     blockers = [n for n in current.needs if statuses.get(n) != PASSED]
     if blockers:
-        return _step(current, BLOCKED, _provisional(results, BY_NUMBER[blockers[0]]))
+        return _step(current, BLOCKED, _provisional(results, current, BY_NUMBER[blockers[0]], agent.path))
     status = PASSED if all(r["status"] == PASSED for r in results) else FAILED
     return _step(current, status, results)
 
 
-def _run_checks(checks, bound: "_StepAgent", current: Step, budget_ends: float) -> list[dict] | None:
-    """Every check of a step, in order, root causes first; None if the function turned out to be the stub."""
-    results, stopped = [], None
+def _run_checks(checks, bound: _StepAgent, agent: Agent, current: Step, budget_ends: float) -> list[dict] | Diagnosis:
+    """Every check of a step, in order, root causes first; the diagnosis instead if the function is the stub.
+
+    A call of the learner's function that fails in itself (it raised, hung, crashed, or broke its contract) is a
+    cause of its own, named after what happened; each check that failed that way follows from it."""
+    results, causes, stopped = [], {}, None
     for index, one in enumerate(checks):
         if not stopped and time.monotonic() > budget_ends:
-            stopped = f"not checked: grading this agent took more than {SUBMISSION_BUDGET:g} s in all"
+            stopped = _result(one.name, one.description, FAILED,
+                              f"not checked: grading this agent took more than {SUBMISSION_BUDGET:g} s in all")
         if stopped:
-            results.append(_result(one.name, one.description, FAILED, stopped, ""))
+            results.append(dict(stopped, name=one.name, description=one.description))
             continue
         try:
             one.run(bound)
-        except NotStarted:
-            if index == 0:
-                return None
-            message = f"part of {current.function} still raises NotImplementedError"
-            results.append(_result(one.name, one.description, FAILED, message, "remove the stub's raise line"))
         except CheckFailed as exc:
             results.append(_result(one.name, one.description, FAILED, exc.message, exc.hint))
-        except TimedOut as exc:
-            results.append(_result(one.name, one.description, FAILED, str(exc), current.hang_hint))
-            stopped = f"not checked: {current.function} took too long in an earlier check"
-        except AgentError as exc:
-            results.append(_result(one.name, one.description, FAILED, *_explain(exc, current)))
+        except (AgentError, WrongReturn) as exc:
+            found = diagnose(exc, current.function, agent.path, source=agent.source)
+            if isinstance(exc, NotStarted) and index == 0:
+                return found
+            if found.fault not in causes:
+                causes[found.fault] = _cause(found, {c["name"] for c in causes.values()})
+                results.append(causes[found.fault])
+            results.append(_result(one.name, one.description, FAILED, follows=causes[found.fault]["name"]))
+            if isinstance(exc, TimedOut):  # every later call would wait as long: the step's other checks are not run
+                stopped = results[-1]
         except Exception as exc:  # a check itself broke: say so in words, never a traceback
             message = f"this check could not run ({type(exc).__name__}: {exc})"
             results.append(_result(one.name, one.description, FAILED, message, _LAB_BUG))
@@ -140,60 +156,54 @@ def _run_checks(checks, bound: "_StepAgent", current: Step, budget_ends: float) 
     return _root_causes_first(checks, results)
 
 
+def _cause(found: Diagnosis, taken: set) -> dict:
+    """A failure of the function itself as a result of its own, headed by what happened (not by a check's title)."""
+    name = found.kind.replace(" ", "_")
+    name = next(f"{name}_{n}" for n in range(2, 99) if f"{name}_{n}" not in taken) if name in taken else name
+    title = one_line(found.headline, TITLE)
+    detail = found.message[len(found.headline) + 2:] if title == found.headline else found.message
+    source = f"line {found.line}: {found.source}" if found.source else ""
+    return _diagnosed(name, title, found, "\n".join(filter(None, [detail, source])), cause=True)
+
+
 def _root_causes_first(checks, results: list[dict]) -> list[dict]:
-    """A failure that follows from another failed check says so (and gives no hint of its own, which would point
-    away from the cause); the failures that are causes come first."""
-    failed = {r["name"]: r for r in results if r["status"] == FAILED}
-    for one, result in zip(checks, results):
-        roots = [failed[name] for name in one.follows if name in failed and name != one.name]
-        if result["status"] == FAILED and roots:
-            result["message"] = f"follows from: {roots[0]['description']} (fix that first)"
+    """A failure that follows from another says so (and gives no hint of its own, which would point away from the
+    cause); the failures that are causes come first. A check follows another it names (`follows`) only when both
+    failed on their own verdicts: a check that fails on its own merits keeps its message beside a failed call."""
+    declared = {c.name: c.follows for c in checks}
+    own = {r["name"] for r in results if r["status"] == FAILED and "follows" not in r and "diagnosis" not in r}
+    for result in results:
+        roots = [name for name in declared.get(result["name"], ()) if name in own and name != result["name"]]
+        if result["name"] in own and roots:
+            result["follows"] = roots[0]
+    titles = {r["name"]: r["description"] for r in results}
+    for result in results:
+        if "follows" in result:
+            result["message"] = f"follows from: {one_line(titles[result['follows']], FOLLOWS)} (fix that first)"
             result["hint"] = ""
-            result["follows"] = roots[0]["name"]
     causes = [r for r in results if r["status"] == FAILED and "follows" not in r]
     return causes + [r for r in results if r not in causes]
 
 
-def _provisional(results: list[dict], blocker: Step) -> list[dict]:
+def _provisional(results: list[dict], current: Step, blocker: Step, path) -> list[dict]:
     """A blocked step's checks, run anyway, so work is never without feedback: each stays blocked (no credit), and
     says in `would` ("pass" or "fail", with `would_message` and `would_hint`) what it finds now."""
-    waiting = f"blocked until step {blocker.number} ({blocker.function}) passes"
+    waiting = blocked(current, blocker, path)
     return [
-        _result(r["name"], r["description"], BLOCKED, waiting, would="pass" if r["status"] == PASSED else "fail",
-                **({} if r["status"] == PASSED else {"would_message": r["message"], "would_hint": r["hint"]}))
+        _result(r["name"], r["description"], BLOCKED, waiting.message, would="pass" if r["status"] == PASSED else "fail",
+                **({} if r["status"] == PASSED else {"would_message": r["message"], "would_hint": r["hint"]}),
+                **({"cause": True} if r.get("cause") else {}))
         for r in results
     ]
 
 
-def _not_started_step(current: Step, checks) -> dict:
-    return _step(current, NOT_STARTED, [_result(c.name, c.description, NOT_STARTED, _not_started(current)) for c in checks])
+def _not_started_step(current: Step, checks, found: Diagnosis) -> dict:
+    return _step(current, NOT_STARTED, [_diagnosed(c.name, c.description, found, f"not started: {found.message}",
+                                                   NOT_STARTED) for c in checks])
 
 
-def _explain(exc: AgentError, current: Step) -> tuple[str, str]:
-    """The message and hint for a function that raised, crashed or could not be loaded."""
-    if isinstance(exc, LoadFailed):
-        return str(exc), exc.hint
-    if isinstance(exc, Crashed):
-        return (
-            f"{exc} while running {current.function}",
-            "does your code call exit(), os._exit() or stop its own process? return a value instead",
-        )
-    assert isinstance(exc, Raised)
-    info = exc.info
-    if info["type"] == "NotImplementedError" and info["in"] and info["in"] != current.function:
-        return str(exc), f"{current.function} calls {info['in']}, which is not written yet: finish that step first"
-    if info["type"] == "SystemExit":
-        return str(exc), "return a value instead of calling exit()"
-    if exc.is_a_limit:
-        return str(exc), (f"{current.function} asks or runs far more than it needs: look at the loop on that line; "
-                          "`spec2code try` shows each round as it happens")
-    if info["type"] == "TypeError" and "argument" in info["message"]:
-        return str(exc), "keep the parameters of the stub (same names, same defaults), and call functions that way"
-    return str(exc), "read the error and the line it names; `python lab/try_it.py` runs your functions so you can see it"
-
-
-def _not_started(current: Step) -> str:
-    return f"not started: {current.function} still raises NotImplementedError"
+def _diagnosed(name: str, description: str, found: Diagnosis, message: str, status: str = FAILED, **extra) -> dict:
+    return _result(name, description, status, message, found.hint, diagnosis=found.data(), **extra)
 
 
 def _result(name: str, description: str, status: str, message: str = "", hint: str = "", **extra) -> dict:

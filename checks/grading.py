@@ -90,7 +90,8 @@ def _credit_blocked(report: dict) -> dict:
         if result["status"] == BLOCKED and result["checks"] and all("would" in c for c in result["checks"]):
             checks = [{"name": c["name"], "description": c["description"],
                        "status": PASSED if c["would"] == "pass" else FAILED,
-                       "message": c.get("would_message", ""), "hint": c.get("would_hint", "")}
+                       "message": c.get("would_message", ""), "hint": c.get("would_hint", ""),
+                       **({"cause": True} if c.get("cause") else {})}
                       for c in result["checks"]]
             roots = [n for n in BY_NUMBER[result["step"]].needs if statuses.get(n) not in (PASSED, BLOCKED)]
             needed = " and ".join(BY_NUMBER[n].label for n in roots) or "the steps it needs"
@@ -120,7 +121,7 @@ def score(report: dict, submission: Submission, points, partial: bool, seconds: 
     """The report with scores added: per step `score`/`max_score`, and `submission`, `student`, `student_id`,
     `score`, `max_score`, `note` and `seconds`."""
     for result, most in zip(report["steps"], points):
-        checks = result["checks"]
+        checks = [c for c in result["checks"] if not c.get("cause")]  # a failed call: listed, never counted
         if partial and checks:
             earned = most * sum(c["status"] == PASSED for c in checks) / len(checks)
         else:
@@ -153,7 +154,7 @@ def first_failure(report: dict) -> str:
         elif failed["name"] in NOT_GRADED:
             return one_line(failed["message"], NOTE_LENGTH)
         else:
-            text = f"{failed['description']}: {failed['message']}"
+            text = ": ".join(filter(None, [failed["description"], failed["message"]]))
         return one_line(f"{label}: {text}", NOTE_LENGTH)
     return ""
 

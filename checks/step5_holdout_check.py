@@ -10,15 +10,7 @@ STEP = 5
 
 
 def failing_names(agent, solution: str, runs=None) -> list:
-    got = agent.call("holdout_check", solution, runs=runs)
-    if isinstance(got, dict):
-        fail("a list of test names", got, "return the list result['failed'], not the whole run result")
-    if type(got) is not list or not all(type(name) is str for name in got):
-        hint = "return the names of the failing tests as a list of str"
-        if isinstance(got, int):
-            hint = "return the names of the failing tests, not how many there are"
-        fail("a list of test names", got, hint)
-    return got
+    return agent.call("holdout_check", solution, runs=runs)  # a list of str: the engine sees to that
 
 
 def expect_names(agent, got: list, solution: str, expected: list | None = None) -> None:

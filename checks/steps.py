@@ -17,6 +17,7 @@ class Step:
     needs: tuple[int, ...] = ()
     time_limit: float = 3.0  # seconds one call of the learner's function may take before it is stopped
     hang_hint: str = ""  # what to look for when a call of the function is stopped for taking too long
+    parameters: tuple[str, ...] = ()  # the names of the stub's parameters, in order: how the lab calls it
 
     @property
     def module(self) -> str:
@@ -35,16 +36,17 @@ class Step:
 
 
 STEPS = (
-    Step(1, "extract_code", "find the code in a model's reply",
+    Step(1, "extract_code", "find the code in a model's reply", parameters=("reply",),
          hang_hint="look for a loop in extract_code that never ends, e.g. a while loop whose condition never changes"),
-    Step(2, "write_tests", "ask the model for tests", needs=(1,),
+    Step(2, "write_tests", "ask the model for tests", needs=(1,), parameters=("spec", "ask"),
          hang_hint="write_tests asks once and returns: look for a loop around ask, or input() waiting for a reply"),
-    Step(3, "write_solution", "ask the model for a solution", needs=(1,),
+    Step(3, "write_solution", "ask the model for a solution", needs=(1,), parameters=("spec", "ask", "feedback"),
          hang_hint="write_solution asks once and returns: look for a loop around ask, or input() waiting for a reply"),
     Step(4, "solve", "loop until the tests pass", needs=(1, 2, 3), time_limit=10.0,
+         parameters=("spec", "ask", "max_iters"),
          hang_hint="does the loop end after max_iters attempts (for _ in range(max_iters)), and stop when a run passes?"),
     # Step 5 only runs the held-out tests, so it can be graded on its own.
-    Step(5, "holdout_check", "check against held-out tests", time_limit=10.0,
+    Step(5, "holdout_check", "check against held-out tests", time_limit=10.0, parameters=("solution_src",),
          hang_hint="holdout_check needs one call of harness.run: look for a loop around it"),
 )
 BY_NUMBER = {step.number: step for step in STEPS}
@@ -77,19 +79,26 @@ def is_stub(source: str, function: str) -> bool:
     When a started function still raises NotImplementedError from its own body at run time, the agent runner says
     so (`NotStarted`); the two agree on the stubs the lab ships.
     """
+    return stub_line(source, function) is not None
+
+
+def stub_line(source: str, function: str) -> int | None:
+    """The line of the stub's `raise NotImplementedError(...)` when `function` is still the stub (see is_stub)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return False
+        return None
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
             body = node.body[1:] if ast.get_docstring(node) is not None else node.body
-            return (
+            if (
                 len(body) == 1
                 and isinstance(body[0], ast.Raise)
                 and "NotImplementedError" in ast.unparse(body[0].exc or ast.Constant(None))
-            )
-    return False
+            ):
+                return body[0].lineno
+            return None
+    return None
 
 
 def first_not_started(source: str) -> Step | None:

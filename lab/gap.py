@@ -11,7 +11,7 @@ from harness import score_tests, settings
 from harness.errors import UsageError
 from harness.tasks import Task
 from harness.trail import Trail
-from lab.commands import running
+from lab.measure import MAX_ITERS, load, solve_on
 
 
 @dataclass
@@ -39,7 +39,7 @@ class Row:
         return self.visible_rate - self.held_out_rate
 
 
-def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = running.MAX_ITERS,
+def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = MAX_ITERS,
             trail_file=None, progress: bool = False, bug_score: bool = True) -> list[Row]:
     """Run the agent's solve on each task with the lab's model, and measure each result with the lab's runs
     (`bug_score=False` leaves out the score of the agent's tests, which takes a run per planted bug)."""
@@ -51,9 +51,9 @@ def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = ru
     try:
         os.environ["SPEC2CODE_MODEL"] = backend  # for an agent that calls harness.ask itself
         with Agent(path, model=LabModel(backend)) as agent:
-            running.load(agent, path)
+            load(agent, path)
             for task in chosen:
-                measured = running.solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=backend)
+                measured = solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=backend)
                 scored = bug_score and measured.tests.strip()
                 caught, planted = score_tests(measured.tests, task)["score"] if scored else (0, 0)
                 visible, held = measured.visible or {"passed": 0, "total": 0}, measured.held_out

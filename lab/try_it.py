@@ -24,23 +24,34 @@ except ImportError:
     )
 
 import harness  # noqa: E402 - after the project folder is on the path
-from checks.runner import Agent, AgentError, LabModel, LoadFailed, NotStarted, Raised, TimedOut  # noqa: E402
-from checks.steps import BY_FUNCTION, try_time_limit  # noqa: E402
+from checks.diagnosis import Diagnosis, diagnose, returned, sentence  # noqa: E402
+from checks.runner import Agent, AgentError, LabModel, LoadFailed  # noqa: E402
+from checks.steps import try_time_limit  # noqa: E402
 from harness import settings  # noqa: E402
 from harness.errors import LabError  # noqa: E402
 from harness.text import clean, cut  # noqa: E402
 from lab.commands.parsing import Parser  # noqa: E402
-from lab.commands.running import model_line  # noqa: E402
+from lab.measure import model_line  # noqa: E402
 
 SHOWN = 600  # characters of a long value shown
 
 
 class Stop(Exception):
-    """Stop at this step; the message is what to print, the code the exit status."""
+    """Stop at this step; the message is what to print, the code the exit status, and `.diagnosis` why."""
 
-    def __init__(self, message: str, code: int):
+    def __init__(self, message: str, code: int, diagnosis: Diagnosis | None = None):
         super().__init__(message)
-        self.code = code
+        self.code, self.diagnosis = code, diagnosis
+
+    @classmethod
+    def at(cls, found: Diagnosis, called: str | None = None) -> "Stop":
+        """Stop on a diagnosis: a step not started yet is where the learner is (exit status 0), the rest a problem."""
+        where = f"In {found.elsewhere(called)}: " if found.elsewhere(called) else ""
+        said = f"{where}{sentence(found.message)}\nHint: {sentence(found.hint)}"
+        if found.kind in ("not started", "calls a stub"):
+            return cls(f"{found.function} is not started yet: that's the next step to write. Stopping here.\n{said}",
+                       0, found)
+        return cls(f"{said}\nFix it, then run this again (and `spec2code check` to grade it).", 1, found)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,8 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             agent.load()
         except LoadFailed as exc:
-            print(f"{path.name} could not be loaded: {exc}")
-            print(f"Hint: {exc.hint}.")
+            print(Stop.at(diagnose(exc, None, path)))
             return 1
         print(f"Agent: {settings.shown(path)}")
         print(f"Model: {model_line(model.backend)}")
@@ -78,25 +88,19 @@ class Tried:
         self.agent, self.model = agent, model
 
     def __call__(self, function: str, *args, **kwargs):
+        value = self._call(function, *args, **kwargs)
+        wrong = returned(function, value, self.agent.path)
+        if wrong is not None:
+            show(f"{function} returned", value)
+            raise Stop.at(wrong, function)
+        return value
+
+    def _call(self, function: str, *args, **kwargs):
         seen = len(self.model.transcript)
         try:
             return self.agent.call(function, *args, time_limit=try_time_limit(function), **kwargs)
-        except NotStarted:
-            raise Stop(f"{function} is not started yet: that's the next step to write. Stopping here.", 0) from None
-        except Raised as exc:
-            info = exc.info
-            if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in BY_FUNCTION:
-                raise Stop(f"{info['in']} is not started yet: that's the next step to write. Stopping here.", 0) \
-                    from None
-            inner = function if exc.is_a_limit else info["in"]
-            at = f" ({self.agent.path.name} line {exc.line}, in {inner})" if exc.line else ""
-            raise Stop(f"Your code raised {info['type']}: {info['message']}{at}\n"
-                       "Fix it, then run this again (and `spec2code check` to grade it).", 1) from None
-        except TimedOut:
-            raise Stop(f"{function} did not finish within {try_time_limit(function):g} s, so it was stopped: look "
-                       "for a loop that never ends.", 1) from None
         except AgentError as exc:
-            raise Stop(f"{function} stopped: {exc}", 1) from None
+            raise Stop.at(diagnose(exc, function, self.agent.path, source=self.agent.source), function) from None
         except LabError as exc:  # the lab's model could not answer: no key, a replay miss
             raise Stop(f"The model could not answer: {exc}", 2) from None
         finally:
@@ -135,9 +139,6 @@ def step3(call, state):
 
 def step4(call, state):
     out = call("solve", harness.SPEC)
-    if not isinstance(out, dict):
-        show("solve returned (expected a dict)", out)
-        return
     for number, entry in enumerate(out.get("history") or [], start=1):
         result = entry.get("result", {}) if isinstance(entry, dict) else {}
         print(f"attempt {number}: passed {result.get('passed')}, failed {result.get('failed')}, error {result.get('error')}")

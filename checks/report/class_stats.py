@@ -18,12 +18,12 @@ from ..steps import STEPS
 
 STATUSES = (PASSED, FAILED, BLOCKED, NOT_STARTED)
 MESSAGE_LENGTH = 220  # characters of a message shown in the report
-# What the lab's own messages say when a call ran out of time, the agent's process ended, or it tried a forgery.
+# What the lab's own messages say when agent.py took too long to load, its process ended, or it tried a forgery.
 TIMED_OUT = re.compile(r"took more than [\d.]+ s")
 FORGED = re.compile(r"wrote to the lab's channel|called (?:sys\.)?exit\(0?\) while loading|"
                     r"ended its process while loading \(.*code 0\)")
-CRASHED = re.compile(r"ended its process|stopped talking|while running \w+$|process exited with code|killed")
-NOT_CHECKED = "not checked:"  # a check skipped after an earlier one timed out: a consequence, not a mistake
+CRASHED = re.compile(r"ended its process|stopped talking|process exited with code|killed")
+NOT_CHECKED = "not checked:"  # a check skipped when the grading ran out of time: a consequence, not a mistake
 LAB_FAULT = re.compile(r"could not be graded \(|this check could not run \(")
 
 
@@ -116,24 +116,29 @@ def incidents(graded: list[dict]) -> list[Incident]:
             for check in result["checks"]:
                 if check["status"] != FAILED:
                     continue
-                kind = _kind(check["message"], check["hint"])
+                kind = _kind(check)
                 if kind and kind not in kinds:
                     kinds.add(kind)
                     where = f"step {result['step']} ({result['name']})"
-                    found.append(Incident(one["submission"], kind, where, one_line(check["message"],
-                                                                                   MESSAGE_LENGTH)))
+                    said = check["message"]
+                    if "diagnosis" in check and check["name"] not in NOT_GRADED:  # a cause, headed by what happened
+                        said = ": ".join(filter(None, [check["description"], said]))
+                    found.append(Incident(one["submission"], kind, where, one_line(said, MESSAGE_LENGTH)))
     order = {"tried to forge": 0, "crashed": 1, "timed out": 2, "grader problem": 3}
     return sorted(found, key=lambda i: (order[i.kind], i.submission))
 
 
-def _kind(message: str, hint: str) -> str:
+def _kind(check: dict) -> str:
+    """The incident a failed check is, from its diagnosis (checks/diagnosis.py) or, for the load and forgery
+    messages, its words."""
+    message, diagnosed = check["message"], (check.get("diagnosis") or {}).get("kind")
     if FORGED.search(message):
         return "tried to forge"
-    if TIMED_OUT.search(message):
+    if diagnosed == "timed out" or TIMED_OUT.search(message):
         return "timed out"
     if LAB_FAULT.search(message):
         return "grader problem"
-    if CRASHED.search(message) or "stop its own process" in hint:
+    if diagnosed in ("exited", "crashed") or CRASHED.search(message):
         return "crashed"
     return ""
 

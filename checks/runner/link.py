@@ -131,9 +131,9 @@ class ChildLink:
                 try:
                     self._pending += self._reader.feed(chunk)
                 except ValueError:
-                    raise Crashed(f"agent.py sent more than {wire.MAX_MESSAGE >> 20} MB at once") from None
+                    raise Crashed(f"it sent more than {wire.MAX_MESSAGE >> 20} MB at once") from None
                 if any(not isinstance(m, dict) for m in self._pending):
-                    raise Crashed("agent.py wrote to the lab's channel")
+                    raise Crashed("it wrote to the lab's channel")
         return self._pending.pop(0)
 
     def drain_output(self) -> None:
@@ -180,15 +180,17 @@ class ChildLink:
 
     def _ended(self) -> tuple[str, int | None]:
         if self._proc is None:
-            return "agent.py's process was stopped", None
+            return "its process was stopped", None
         try:
             code = self._proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            return "agent.py's process closed the lab's channel", None
+            return "its process closed the lab's channel", None
+        if code - 128 in signal.valid_signals():  # the walls' keeper says "killed by signal N" as 128 + N (walls.py)
+            code = 128 - code
         if code < 0:
             try:
                 name = signal.Signals(-code).name
             except ValueError:
                 name = f"signal {-code}"
-            return f"agent.py's process was killed by {name}", None
-        return f"agent.py's process exited with code {code}", code
+            return f"its process was killed by {name}", None
+        return f"its process exited with code {code}", code

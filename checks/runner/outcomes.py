@@ -1,5 +1,5 @@
 """How a call of a learner's function can end without a value: it raised, was still a stub, hung, crashed, or
-agent.py did not load. The runner raises these; every surface says them in its own words."""
+agent.py did not load. The runner raises these as data; checks/diagnosis.py says what each means, once."""
 
 from __future__ import annotations
 
@@ -15,18 +15,17 @@ LIMITS = ("ask was called more than", "harness.run was called more than")
 
 class Raised(AgentError):
     """The function raised an exception; `.info` describes it (wire.describe: type, message, line, source, in,
-    frames). `.line` is where to look: the line that raised, or, for the lab's own limits, the line in the step's
-    own function."""
+    frames). `.line` is where to look, in the function `.where`: the line that raised, or, for the lab's own limits,
+    the line in the called function's own code."""
 
     def __init__(self, function: str, info: dict):
         self.function, self.info = function, info
-        self.line, inner = info.get("line"), info.get("in")
-        if info.get("message", "").startswith(LIMITS):
+        self.line, self.where = info.get("line"), info.get("in")
+        if self.is_a_limit:
             own = [line for name, line in info.get("frames", []) if name == function]
-            self.line, inner = (own[-1] if own else self.line), function
-        where = f" (agent.py line {self.line})" if self.line else ""
-        inner = f" in {inner}" if inner and inner != function else ""
-        super().__init__(f"{function} raised {info['type']}{inner}: {info['message']}{where}".strip())
+            self.line, self.where = (own[-1] if own else self.line), function
+        inner = f" in {self.where}" if self.where and self.where != function else ""
+        super().__init__(f"{function} raised {info['type']}{inner}: {info['message']}".strip())
 
     @property
     def is_a_limit(self) -> bool:
@@ -35,11 +34,19 @@ class Raised(AgentError):
 
 
 class NotStarted(AgentError):
-    """The function is still the stub: it raised NotImplementedError itself."""
+    """The function is still the stub: it raised NotImplementedError itself (`.info` as for Raised, if known)."""
+
+    def __init__(self, message: str, info: dict | None = None):
+        super().__init__(message)
+        self.info = info or {}
 
 
 class TimedOut(AgentError):
-    """The function took longer than its time limit; its process was stopped."""
+    """The function took longer than its time limit (`.limit`, in seconds, when known); its process was stopped."""
+
+    def __init__(self, message: str = "", limit: float | None = None):
+        super().__init__(message)
+        self.limit = limit
 
 
 class Crashed(AgentError):

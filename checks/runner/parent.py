@@ -99,7 +99,8 @@ class Agent:
             self.stop()
             if exc.exit_code == 70:
                 raise LoadFailed("the lab's own modules did not load in the agent's process.", _LAB_BUG) from None
-            raise LoadFailed(f"{name} ended its process while loading ({exc}).", _EXIT_HINT,
+            why = f"exit code {exc.exit_code}" if exc.exit_code is not None else str(exc)
+            raise LoadFailed(f"{name} ended its process while loading ({why}).", _EXIT_HINT,
                              exit_code=exc.exit_code) from None
         if isinstance(message.get("ready"), list):
             self.functions = [n for n in message["ready"] if isinstance(n, str)]
@@ -174,13 +175,13 @@ class Agent:
             while True:
                 message = self._link.receive(deadline)
                 if message.get("id") != self._next_id:
-                    raise Crashed("agent.py wrote to the lab's channel")
+                    raise Crashed("it wrote to the lab's channel")
                 if "return" in message:
                     return wire.received(message["return"])
                 if "raised" in message:
                     info = wire.info(message["raised"])
                     if info["stub"] and info["type"] == "NotImplementedError" and info["in"] == function:
-                        raise NotStarted(f"{function} still raises NotImplementedError")
+                        raise NotStarted(f"{function} still raises NotImplementedError", info)
                     raise Raised(function, info)
                 started = time.monotonic()
                 if "ask" in message:
@@ -188,17 +189,17 @@ class Agent:
                 elif "run" in message:
                     self._link.send(self._answer_run(message, models, runs))
                 else:
-                    raise Crashed("agent.py wrote to the lab's channel")
+                    raise Crashed("it wrote to the lab's channel")
                 deadline = min(deadline + time.monotonic() - started, served_until)  # time spent here is not the agent's
         except TimedOut:
             self.stop()
-            raise TimedOut(f"{function} took more than {time_limit:g} s (did it loop forever?)") from None
+            raise TimedOut(f"{function} took more than {time_limit:g} s", limit=time_limit) from None
         except (Crashed, LabError, KeyboardInterrupt):
             self.stop()
             raise
         except OSError as exc:  # the child closed its end
             self.stop()
-            raise Crashed(f"agent.py's process stopped talking ({exc.strerror})") from None
+            raise Crashed(f"its process stopped talking ({exc.strerror})") from None
         finally:
             if self._link is not None:
                 self._link.drain_output()

@@ -9,7 +9,7 @@ from pathlib import Path
 from harness import settings, tasks
 from lab.gap import figure, measure, table
 
-from . import running
+from lab.measure import MAX_ITERS, model_line, shown
 from .parsing import Parser
 
 CHART = "gap.png"  # where the chart goes, unless --chart says otherwise
@@ -20,10 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     names = list(tasks.TASKS) if args.tasks == "all" else [n.strip() for n in args.tasks.split(",") if n.strip()]
     chosen = [tasks.task(name) for name in names]
-    path = Path(args.agent) if args.agent else settings.REFERENCE_AGENT
+    path = settings.agent_path(args.agent) if args.agent else settings.REFERENCE_AGENT
     backend = args.model or settings.get("SPEC2CODE_MODEL")
-    print(f"Agent: {running.shown(path)}")
-    print(f"Model: {running.model_line(backend)}")
+    print(f"Agent: {shown(path)}")
+    print(f"Model: {model_line(backend)}")
     print()
     rows = measure(path, chosen, backend=backend, max_iters=args.max_iters, trail_file=args.trail, progress=True)
     print()
@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in row.review:
             print(f"Review ({row.task.name}): {line}")
     chart = Path(args.chart)
-    figure(rows, f"{running.model_line(backend).split(' (')[0]} model").savefig(chart, dpi=100)
-    print(f"Chart: {running.shown(chart.resolve())}")
+    figure(rows, f"{model_line(backend).split(' (')[0]} model").savefig(chart, dpi=100)
+    print(f"Chart: {shown(chart.resolve())}")
     return 0
 
 
@@ -50,8 +50,8 @@ def _parser() -> Parser:
     parser.add_argument("--agent", metavar="PATH", help="the agent.py (default: the reference, solutions/agent.py)")
     parser.add_argument("--chart", default=CHART, metavar="FILE", help=f"the chart image (default: {CHART})")
     parser.add_argument("--trail", metavar="FILE", help="append every ask and run to FILE (default: $SPEC2CODE_TRAIL)")
-    parser.add_argument("--max-iters", type=int, default=running.MAX_ITERS, metavar="N",
-                        help=f"attempts (default: {running.MAX_ITERS})")
+    parser.add_argument("--max-iters", type=int, default=MAX_ITERS, metavar="N",
+                        help=f"attempts (default: {MAX_ITERS})")
     return parser
 
 

@@ -11,13 +11,12 @@ import harness
 from checks import steps
 from checks.runner import Agent, LabModel
 from harness import settings, tasks
-from harness.errors import AgentFileError
 from harness.files import read_source
 from harness.tasks import Task
 from harness.text import clean, one_line
 from harness.trail import Trail
+from lab import measure
 
-from . import running
 from .parsing import Parser
 
 LAB_AGENT = settings.LAB_AGENT  # the default, once all its steps are started
@@ -75,8 +74,8 @@ def _parser() -> Parser:
         help="the model for this run (default: $SPEC2CODE_MODEL, else offline)",
     )
     parser.add_argument(
-        "--max-iters", type=_positive, default=running.MAX_ITERS, metavar="N",
-        help=f"attempts (default: {running.MAX_ITERS})",
+        "--max-iters", type=_positive, default=measure.MAX_ITERS, metavar="N",
+        help=f"attempts (default: {measure.MAX_ITERS})",
     )
     parser.add_argument(
         "--task", default=tasks.DEFAULT.name, metavar="NAME",
@@ -97,7 +96,7 @@ def _positive(text: str) -> int:
 def _choose_agent(given: str | None) -> tuple[Path, str]:
     """The agent file to run, and a note saying why when it is not the one the learner may expect."""
     if given:
-        return Path(given), ""
+        return settings.agent_path(given), ""
     if settings.is_set("SPEC2CODE_AGENT"):
         return settings.agent_path(), ""
     if not LAB_AGENT.is_file():
@@ -118,17 +117,17 @@ def _try(path: Path, note: str, max_iters: int, task: Task, trail_file) -> int:
     model = LabModel()
     trail = Trail(trail_file)
     with Agent(path, model=model, show_output=True) as agent:
-        running.load(agent, path)
+        measure.load(agent, path)
         print(f"Agent: {_shown(path)}" + (f" — {note}" if note else ""))
         print(f"Task: {task.title} ({task.name})")
-        print(f"Model: {running.model_line(model.backend)}")
+        print(f"Model: {measure.model_line(model.backend)}")
         print(f"Sandbox: {harness.sandbox.isolation_summary()}")
         print()
 
-        measured = running.solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=model.backend)
+        measured = measure.solve_on(agent, path, task, max_iters=max_iters, trail=trail, model=model.backend)
         _show_printed(agent)
         for number, run in enumerate(measured.runs, 1):
-            print(f"Attempt {number}: {running.describe(run['result'])}")
+            print(f"Attempt {number}: {measure.describe(run['result'])}")
         attempts = len(measured.runs)
         if not attempts:
             print("The agent ran no tests through harness.run.")
@@ -144,7 +143,7 @@ def _try(path: Path, note: str, max_iters: int, task: Task, trail_file) -> int:
             print(f"Review: {line}")
         theirs = None
         if task is tasks.DEFAULT:  # the agent's holdout_check runs the default task's held-out tests
-            theirs = running.call(agent, path, "holdout_check", measured.code)
+            theirs = measure.call(agent, path, "holdout_check", measured.code)
             _show_printed(agent)
     if trail.path is not None:
         counts = {kind: sum(1 for e in trail.events if e["event"] == kind) for kind in ("ask", "run")}
@@ -157,11 +156,6 @@ def _verdict(measured, theirs) -> int:
     """The held-out verdict, measured by the lab; and what the agent's own holdout_check said, if it disagrees."""
     held = measured.held_out
     failing = held["failed"]
-    if theirs is not None and not isinstance(theirs, (list, tuple)):
-        raise AgentFileError(
-            f"{running.step_label('holdout_check')} returned {one_line(repr(theirs), 120)}; "
-            "expected a list of test names."
-        )
     if theirs is not None and sorted(map(str, theirs)) != sorted(failing):
         shown = ", ".join(map(str, theirs)) or "nothing"
         print(f"Your holdout_check said: {one_line(shown, 200)} fails; the lab's own run of the held-out tests "

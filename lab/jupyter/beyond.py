@@ -75,7 +75,7 @@ def trail_of(task: str = "leap_year", model: str = "gaming") -> Trail:
         solved = run_reference("solve", found.spec, model=model)
     if solved.ok and isinstance(solved.value, dict) and isinstance(solved.value.get("code"), str):
         import harness
-        from lab.commands.running import review, summary
+        from lab.measure import review, summary
 
         code, tests = solved.value["code"], solved.value.get("tests") or ""
         runs = [e for e in record.events if e["event"] == "run"]

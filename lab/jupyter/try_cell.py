@@ -5,10 +5,11 @@ from __future__ import annotations
 import html
 import pprint
 
+from checks.diagnosis import Diagnosis, diagnose, returned, sentence
 from checks.report import COLOURS
 from checks.report.notebook import code_spans
-from checks.runner import Agent, Crashed, LabModel, LoadFailed, NotStarted, Raised, TimedOut, Unsendable
-from checks.steps import BY_FUNCTION, try_time_limit
+from checks.runner import Agent, AgentError, LabModel, Unsendable
+from checks.steps import try_time_limit
 from harness import settings
 from harness.errors import LabError
 from harness.text import cut
@@ -36,74 +37,42 @@ def try_function(function: str, *args, agent_path=None, timeout: float | None = 
             agent.load()
             if function not in agent.functions:
                 return tried(problem=f"{shown} has no function `{function}`. Did you rename or delete it?")
-            return tried(value=agent.call(function, *args, time_limit=timeout, **kwargs))
+            value = agent.call(function, *args, time_limit=timeout, **kwargs)
+            return tried(value=value, diagnosis=returned(function, value, path))
         except Unsendable as exc:
             return tried(problem=f"The arguments cannot be sent to the child process ({exc}).")
-        except LoadFailed as exc:
-            return tried(problem=_load_problem(exc, function, shown), source=exc.info.get("source") or "")
-        except NotStarted:
-            return tried(problem=f"{_step_name(function, capital=True)} is not started yet: it still raises "
-                                 f"NotImplementedError. Write it in {shown}, save, and run this cell again.")
-        except Raised as exc:
-            source = "" if exc.is_a_limit else exc.info.get("source") or ""
-            return tried(problem=_raised_problem(exc, function, shown), source=source)
-        except TimedOut:
-            return tried(problem=(
-                f"`{function}` did not finish within {timeout:g} s, so it was stopped. Look for a loop that "
-                "never ends (does it stop after max_iters attempts?) or a call that waits forever."
-            ))
-        except Crashed as exc:
-            code = f" (exit code {exc.exit_code})" if exc.exit_code is not None else f" ({exc})"
-            return tried(problem=f"The child process running `{function}` stopped without a result{code}. "
-                                 "Does your code call exit() or crash the interpreter?")
+        except AgentError as exc:
+            return tried(diagnosis=diagnose(exc, function, path, source=agent.source))
         except LabError as exc:  # the lab's model could not answer: no key, a replay miss
             return tried(problem=f"{type(exc).__name__}: {exc}")
 
 
-def _step_name(function: str, capital: bool = False) -> str:
-    step = BY_FUNCTION.get(function)
-    name = f"step {step.number} (`{function}`)" if step else f"`{function}`"
-    return name[0].upper() + name[1:] if capital else name
-
-
-def _load_problem(exc: LoadFailed, function: str, shown: str) -> str:
-    info = exc.info
-    if info.get("type") in ("SyntaxError", "IndentationError", "TabError"):
-        text = f"\n    {info['source']}" if info.get("source") else ""
-        return (f"{shown} has a syntax error on line {info['line']}: {info['message']}.{text}\n"
-                "Fix that line, save the file, and run this cell again.")
-    if exc.exit_code is not None:
-        return (f"The child process running `{function}` stopped without a result (exit code {exc.exit_code}). "
-                "Does your code call exit() or crash the interpreter?")
-    if info.get("type"):
-        return f"{shown} failed while loading: {info['type']}: {info['message']}{_where(info, shown)}."
-    return f"{shown} could not be loaded: {exc} ({exc.hint})."
-
-
-def _raised_problem(exc: Raised, function: str, shown: str) -> str:
-    info = exc.info
-    if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in BY_FUNCTION:
-        return (f"`{function}` calls {_step_name(info['in'])}, which is not started yet: it still raises "
-                f"NotImplementedError. Write it in {shown}, save, and run this cell again.")
-    if exc.is_a_limit:  # the lab stopped a loop: point at the step's own line, not the ask it happened to reach
-        info = dict(info, line=exc.line, source=None)
-    return f"`{function}` raised {info['type']}: {cut(info['message'], 500)}{_where(info, shown)}."
-
-
-def _where(info: dict, shown: str) -> str:
-    if not info.get("line"):
-        return ""
-    source = f": `{info['source']}`" if info.get("source") else ""
-    return f" (line {info['line']} of {shown}{source})"
+def _problem(found: Diagnosis, called: str) -> str:
+    """A diagnosis as the cell says it: what happened (in which step, when not the one called), the learner's line
+    as code, the hint, and what to do next."""
+    label = found.label[:1].upper() + found.label[1:]
+    waiting = found.kind in ("not started", "calls a stub")
+    lead = f"In {found.elsewhere(called)}: " if found.elsewhere(called) else ""
+    if found.kind == "not started":
+        lead = f"{label} is not started yet: "
+    source = f"\n    {found.source}" if found.source else ""
+    return (f"{lead}{sentence(found.message)}{source}\nHint: {sentence(found.hint)}\n"
+            f"{'Write' if waiting else 'Fix'} it in {found.file}, save, and run this cell again.")
 
 
 class Tried:
     """What one "try it" call gave: a value, or a problem in words, plus the model calls made and anything printed."""
 
-    def __init__(self, function, path, *, value=None, problem="", asks=(), printed="", source=""):
-        self.function, self.path, self.value, self.problem = function, path, value, problem
+    def __init__(self, function, path, *, value=None, problem="", asks=(), printed="", diagnosis=None):
+        self.function, self.path, self.value = function, path, value
+        self.diagnosis: Diagnosis | None = diagnosis  # what went wrong, when the agent's code is at fault
+        self.problem = _problem(diagnosis, function) if diagnosis is not None else problem
         self.asks, self.printed = list(asks), printed
-        self.source = source  # the line of the learner's code the problem is about, shown as code
+        self.source = diagnosis.source if diagnosis is not None else ""  # the learner's line, shown as code
+
+    @property
+    def _returned_a_value(self) -> bool:
+        return self.ok or (self.diagnosis is not None and self.diagnosis.kind == "wrong return")
 
     @property
     def ok(self) -> bool:
@@ -128,9 +97,9 @@ class Tried:
             lines += [f"--- ask #{i}: the reply ---", cut(reply, 800)]
         if self.printed.strip():
             lines += ["--- printed ---", cut(self.printed.rstrip(), SHOWN)]
-        if self.ok:
+        if self._returned_a_value:
             lines += [f"{self.function} {self._returned()}", cut(self._value_text(), SHOWN)]
-        else:
+        if not self.ok:
             lines.append(self.problem)
         return "\n".join(lines)
 
@@ -146,12 +115,13 @@ class Tried:
             )
         if self.printed.strip():
             parts.append(f"<div>Printed:</div><pre {pre}>{esc(cut(self.printed.rstrip(), SHOWN))}</pre>")
-        if self.ok:
+        if self._returned_a_value:
             parts.append(f"<div><code>{esc(self.function)}</code> {esc(self._returned())}</div>")
             if self.value != "":
                 parts.append(f"<pre {pre}>{esc(cut(self._value_text(), SHOWN))}</pre>")
-        else:
-            colour = COLOURS["not started"] if "not started" in self.problem else COLOURS["failed"]
+        if not self.ok:
+            waiting = self.diagnosis is not None and self.diagnosis.kind in ("not started", "calls a stub")
+            colour = COLOURS["not started"] if waiting else COLOURS["failed"]
             parts.append(
                 f'<div style="border-left: 6px solid {colour}; padding: 4px 10px">{self._problem_html()}</div>'
             )

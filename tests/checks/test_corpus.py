@@ -63,7 +63,9 @@ def test_a_wrong_agent_fails_only_the_step_it_breaks(path, reports):
     step = report["steps"][broken - 1]
     found = next(c for c in step["checks"] if c["name"] == declared["check"])
     assert found["status"] == "failed"
-    assert declared["says"] in f"{found['message']} {found['hint']}", found
+    # A check that failed because the call itself failed follows that failure, which says what happened.
+    cause = next((c for c in step["checks"] if c["name"] == found.get("follows") and "diagnosis" in c), found)
+    assert declared["says"] in f"{found['message']} {cause['description']} {cause['message']} {cause['hint']}", found
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=lambda p: p.stem)

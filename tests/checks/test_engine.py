@@ -106,17 +106,21 @@ def test_a_hanging_step_is_stopped_and_the_other_steps_are_still_graded():
     report = checks.grade_agent(AGENTS / "special" / "hangs_in_write_tests.py", timeout=1.0)
     assert time.monotonic() - started < 15
     assert statuses(report) == {1: "passed", 2: "failed", 3: "passed", 4: "blocked", 5: "passed"}
-    first = report["steps"][1]["checks"][0]
-    assert "took more than 1 s (did it loop forever?)" in first["message"]
+    cause, *others = report["steps"][1]["checks"]
+    assert cause["description"] == "write_tests ran for more than 1 s and was stopped"
+    assert cause["diagnosis"]["kind"] == "timed out" and "loop around ask" in cause["hint"]
+    assert all(c["follows"] == cause["name"] and "(fix that first)" in c["message"] for c in others)
 
 
 def test_a_syntax_error_is_reported_with_its_line_for_every_step(tmp_path):
     source = render().replace("import harness", "import harness\n\n\ndef broken(:\n    pass", 1)
     line = source.splitlines().index("def broken(:") + 1
-    report = checks.grade_agent(write_agent(tmp_path, source))
+    path = write_agent(tmp_path, source)
+    report = checks.grade_agent(path)
     for step in report["steps"]:
         assert step["status"] == "failed"
         assert [c["message"] for c in step["checks"]] == [f"agent.py has a syntax error on line {line}: invalid syntax"]
+        assert step["checks"][0]["diagnosis"]["kind"] == "syntax error" and step["checks"][0]["diagnosis"]["line"] == line
 
 
 def test_an_exception_at_import_names_its_line(tmp_path):
@@ -140,9 +144,16 @@ def test_an_exception_in_a_function_is_shown_with_its_line_not_a_traceback(tmp_p
         "return reply.splitlines()[5]",
     )
     line = source.splitlines().index("    return reply.splitlines()[5]") + 1
-    report = checks.grade_agent(write_agent(tmp_path, source), steps=[1])
-    one = report["steps"][0]["checks"][0]
-    assert one["message"] == f"extract_code raised IndexError: list index out of range (agent.py line {line})"
+    path = write_agent(tmp_path, "\n" + source, "mine.py")
+    report = checks.grade_agent(path, steps=[1])
+    cause, *others = report["steps"][0]["checks"]
+    assert cause["description"] == f"extract_code raised IndexError (mine.py line {line + 1})"
+    assert cause["message"] == f"list index out of range\nline {line + 1}: return reply.splitlines()[5]"
+    assert cause["diagnosis"] == {"kind": "raised", "step": 1, "function": "extract_code", "file": str(path),
+                                  "line": line + 1, "source": "return reply.splitlines()[5]"}
+    follow = [c for c in others if c.get("follows") == "raised"]  # the calls that raised; the rest fail on their own
+    assert follow and all(c["message"].startswith("follows from: extract_code raised IndexError") for c in follow)
+    assert all(c["message"].startswith("expected") for c in others if c["status"] == "failed" and c not in follow)
     assert "Traceback" not in json.dumps(report)
 
 
@@ -152,7 +163,9 @@ def test_a_value_that_is_not_plain_data_is_named_by_its_type(tmp_path):
         "return (line for line in reply.splitlines())",
     )
     report = checks.grade_agent(write_agent(tmp_path, source), steps=[1])
-    assert "<generator>" in report["steps"][0]["checks"][0]["message"]
+    cause = report["steps"][0]["checks"][0]
+    assert cause["description"] == "extract_code returns <generator>, not a str"
+    assert cause["diagnosis"]["kind"] == "wrong return" and cause["hint"] == "return the code as a str"
 
 
 def test_the_agent_comes_from_the_environment_when_no_path_is_given(monkeypatch, tmp_path):
@@ -214,5 +227,6 @@ def test_a_loop_that_asks_without_end_is_reported_at_its_own_line(tmp_path):
     line = agent.read_text().splitlines().index("        code = write_solution(spec, ask)") + 1
     report = checks.grade_agent(agent, steps=[4])
     first = report["steps"][0]["checks"][0]
-    assert first["message"].endswith(f"(agent.py line {line})")  # the loop in solve, not the ask in write_solution
+    assert first["description"] == f"solve was stopped in a loop (agent.py line {line})"  # not the ask it reached
+    assert first["diagnosis"]["source"] == "code = write_solution(spec, ask)"
     assert "in write_solution" not in first["message"] and "look at the loop on that line" in first["hint"]

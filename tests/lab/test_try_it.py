@@ -27,7 +27,8 @@ def test_try_it_stops_at_the_first_step_not_started(tmp_path):
     done = try_it(path)
     assert done.returncode == 0
     assert "extract_code('  z = 3\\n'): z = 3" in done.stdout
-    assert "write_tests is not started yet" in done.stdout and "Step 3" not in done.stdout
+    assert "write_tests is not started yet: that's the next step to write" in done.stdout and "Step 3" not in done.stdout
+    assert done.stdout.rstrip().endswith("Hint: replace that raise line with your code.")
 
 
 def test_try_it_runs_every_step_of_the_reference():
@@ -46,7 +47,8 @@ def test_try_it_shows_an_error_in_the_agent_without_a_traceback(tmp_path):
     ))
     done = try_it(path)
     assert done.returncode == 1
-    assert "IndexError: list index out of range (agent.py line" in done.stdout
+    line = path.read_text().splitlines().index("    return reply.split('```')[3]") + 1
+    assert f"extract_code raised IndexError (agent.py line {line}): list index out of range.\nHint: " in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
 
 

@@ -11,24 +11,29 @@ from tests.helpers import write_agent
 def test_a_stub_is_not_started(agent):
     tried = try_function("extract_code", "x", agent_path=agent)
     assert not tried.ok
-    assert tried.problem.startswith("Step 1 (`extract_code`) is not started yet")
+    assert tried.problem.startswith("Step 1 (extract_code) is not started yet: extract_code still raises "
+                                    "NotImplementedError (agent.py line 5).")
+    assert tried.problem.endswith(f"Write it in {agent}, save, and run this cell again.")
+    assert tried.diagnosis.kind == "not started" and tried.diagnosis.line == 5
     assert 'data-ok="false"' in tried._repr_html_()
 
 
 def test_a_function_that_calls_a_stub_names_the_stub(agent):
     tried = try_function("write_solution", "spec", agent_path=agent)
-    assert tried.problem.startswith("`write_solution` calls step 1 (`extract_code`), which is not started yet")
+    assert tried.problem.startswith("write_solution calls step 1 (extract_code), which still raises NotImplementedError")
+    assert (tried.diagnosis.kind, tried.diagnosis.step) == ("calls a stub", 1)
 
 
 def test_a_hang_is_stopped_with_a_message(agent):
     tried = try_function("solve", "spec", agent_path=agent, timeout=1)
-    assert "did not finish within 1 s, so it was stopped" in tried.problem
+    assert tried.problem.startswith("solve ran for more than 1 s and was stopped.\nHint: does the loop end after")
 
 
 def test_an_exception_names_the_line_of_the_learners_file(agent):
     tried = try_function("holdout_check", "abc", agent_path=agent)
-    assert tried.problem.startswith("`holdout_check` raised KeyError: 'b'")
-    assert "line 23 of" in tried.problem and "`return {\"a\": 1}[\"b\"]`" in tried.problem
+    assert tried.problem.startswith("holdout_check raised KeyError (agent.py line 23): 'b'.")
+    assert "\n    return {\"a\": 1}[\"b\"]\n" in tried.problem and tried.diagnosis.source == 'return {"a": 1}["b"]'
+    assert '<pre>return {"a": 1}["b"]</pre>' in tried._repr_html_().replace("&quot;", '"')
     assert tried.printed == "checking 3\n"
 
 
@@ -55,7 +60,15 @@ def test_a_missing_function_and_an_exit_at_import_are_messages(tmp_path):
     path = write_agent(tmp_path, "def extract_code(reply):\n    return reply\n")
     assert "has no function `solve`" in try_function("solve", "x", agent_path=path).problem
     path = write_agent(tmp_path, "import os\nos._exit(3)\n", name="exits.py")
-    assert "stopped without a result (exit code 3)" in try_function("solve", agent_path=path).problem
+    assert "exits.py ended its process while loading (exit code 3)" in try_function("solve", agent_path=path).problem
+
+
+def test_a_value_that_breaks_the_contract_is_shown_with_what_is_wrong(tmp_path):
+    path = write_agent(tmp_path, "def holdout_check(solution_src):\n    return {'failed': []}\n")
+    tried = try_function("holdout_check", "x", agent_path=path)
+    assert not tried.ok and tried.diagnosis.kind == "wrong return"
+    assert repr(tried).startswith("holdout_check returned: a dict\n{'failed': []}\n")
+    assert "holdout_check returns a dict, not a list of test names." in tried.problem
 
 
 def test_arguments_that_cannot_cross_to_the_child_are_a_message(agent):

@@ -1,4 +1,4 @@
-"""An agent's solve run for a command (try, gap): one-line errors, and the result measured by the lab itself."""
+"""An agent's solve, measured by the lab itself (for try, gap, notebook 06 and try_it), and one-line errors."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import harness
 from checks import steps
-from checks.runner import Agent, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from checks.diagnosis import Diagnosis, diagnose, returned, sentence
+from checks.runner import Agent, AgentError, LoadFailed
 from harness import settings
 from harness.errors import AgentFileError
 from harness.scan import scan
@@ -17,6 +18,7 @@ from harness.trail import Trail, recording
 
 STEPS = {step.function: step.label for step in steps.STEPS}  # "solve": "step 4 (solve)"
 MAX_ITERS = 4  # attempts a command (try, gap) gives solve unless told otherwise: the contract's default
+STUBBED = ("not started", "calls a stub")  # a diagnosis of a step still to write: the reference shows one way
 
 
 @dataclass
@@ -74,58 +76,41 @@ def load(agent: Agent, path: Path) -> None:
     try:
         agent.load()
     except LoadFailed as error:
-        info = error.info
-        if info.get("type") in ("SyntaxError", "IndentationError", "TabError"):
-            raise AgentFileError(
-                f"syntax error in {shown(path)}:{info['line']}: {info['message']}. Fix it and run again."
-            ) from None
-        if info.get("type") and info["type"] != "SystemExit":
-            at = f" at {shown(path)}:{info['line']}" if info.get("line") else ""
-            raise AgentFileError(
-                f"{shown(path)} fails when imported{at}: {info['type']}: {one_line(info['message'], 120)}"
-            ) from None
-        raise AgentFileError(f"{shown(path)} could not be loaded: {error}") from None
+        raise refusal(diagnose(error, None, path)) from None
 
 
 def call(agent: Agent, path: Path, name: str, *args, **kwargs):
-    """Call one step of the agent; turn what goes wrong into a one-line message naming the step."""
+    """Call one step of the agent; what goes wrong (or a value that breaks the step's contract) becomes one line."""
     if name not in agent.functions:
         raise AgentFileError(f"{shown(path)} has no function {name} ({step_label(name)}).")
     try:
-        return agent.call(name, *args, time_limit=steps.try_time_limit(name), **kwargs)
-    except NotStarted:
-        raise AgentFileError(
-            f"{step_label(name)} is not started yet in {shown(path)}; "
-            "try --agent solutions/agent.py to see the reference"
-        ) from None
-    except Raised as error:
-        info = error.info
-        if info["type"] == "NotImplementedError" and info["stub"] and info["in"] in STEPS:
-            raise AgentFileError(
-                f"{step_label(info['in'])} is not started yet in {shown(path)}; "
-                "try --agent solutions/agent.py to see the reference"
-            ) from None
-        line = getattr(error, "line", None) or info.get("line")  # the line in the agent's own code, when known
-        at = f" at {shown(path)}:{line}" if line else ""
-        message = f": {one_line(info['message'], 120)}" if info["message"] else ""
-        raise AgentFileError(f"{step_label(name)} raised {info['type']}{message}{at}") from None
-    except TimedOut:
-        limit = steps.try_time_limit(name)
-        raise AgentFileError(
-            f"{step_label(name)} did not finish within {limit:g} s and was stopped: look for a loop that never ends"
-        ) from None
-    except Crashed as error:
-        raise AgentFileError(f"{step_label(name)} stopped its process: {error}") from None
+        value = agent.call(name, *args, time_limit=steps.try_time_limit(name), **kwargs)
+    except AgentError as error:
+        raise refusal(diagnose(error, name, path, source=agent.source), name) from None
+    wrong = returned(name, value, path)
+    if wrong is not None:
+        raise refusal(wrong, name)
+    return value
 
 
-def check_solve_result(out) -> tuple[str, str]:
-    """(code, tests) from what solve returned, or one line saying what was wrong with it."""
-    expected = "expected a dict with code, tests, passed, iters and history"
-    if not isinstance(out, dict):
-        raise AgentFileError(f"{step_label('solve')} returned {one_line(repr(out), 120)}; {expected}.")
-    code, history, tests = out.get("code"), out.get("history"), out.get("tests")
-    if not isinstance(code, str) or not isinstance(history, list):
-        raise AgentFileError(f"{step_label('solve')} returned a dict with keys {sorted(map(str, out))}; {expected}.")
+def refusal(found: Diagnosis, called: str | None = None) -> AgentFileError:
+    """The one line a command stops with: what happened (in which step, when that is not the one called) and the
+    hint; the diagnosis rides along as `.diagnosis`."""
+    lead = f"{found.label} is not started yet: " if found.kind == "not started" else ""
+    if not lead and found.elsewhere(called):
+        lead = f"in {found.elsewhere(called)}: "
+    also = "; or try --agent solutions/agent.py to see the reference" if found.kind in STUBBED else ""
+    error = AgentFileError(f"{lead}{sentence(found.message)} Hint: {sentence(found.hint + also)}")
+    error.diagnosis = found
+    return error
+
+
+def check_solve_result(out: dict) -> tuple[str, str]:
+    """(code, tests) from the dict solve returned (call() has seen that it has the five keys)."""
+    code, tests = out["code"], out["tests"]
+    if not isinstance(code, str):
+        raise AgentFileError(f"{step_label('solve')} returned code {one_line(repr(code), 120)}; expected the code "
+                             "of the last attempt, a str.")
     return code, tests if isinstance(tests, str) else ""
 
 
