@@ -8,8 +8,8 @@ from pathlib import Path
 
 from harness import settings, tasks
 from lab.gap import figure, measure, table
-
 from lab.measure import MAX_ITERS, model_line, shown
+
 from .parsing import Parser
 
 CHART = "gap.png"  # where the chart goes, unless --chart says otherwise
