@@ -36,13 +36,13 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
         checks/scripts.py). An honest agent gets the same verdict from every seed.
     task: the task (a name from harness.tasks) for the checks that run the lab's own model: step 2's offline tests
         and step 4's task it was never shown (default: leap year, and a task drawn from the bank for step 4).
-    require: the weakest isolation to grade with ("namespaces", "user" or "process"; default:
+    require: the weakest isolation to grade with (a name of harness.levels.NAMES; default:
         SPEC2CODE_REQUIRE_ISOLATION); below it, IsolationTooWeak (a LabError) and nothing is run.
 
     Returns {"agent": path, "steps": [{"step", "name", "title", "status", "checks": [{"name", "description",
     "status", "message", "hint"}, ...]}, ...], "passed": steps passed, "total": steps reported}, where a status is
     "passed", "failed", "not started" or "blocked", and "isolation" is the weaker of the sandbox's and the agent
-    process's levels ("namespaces", "user" or "process"). A failed check whose failure follows from another's also has
+    process's levels (a name of harness.levels.NAMES). A failed check whose failure follows from another's also has
     "follows" (that check's name); a blocked step's checks are run anyway and have "would" ("pass" or "fail", and
     then "would_message" and "would_hint"). When a call of the function itself failed (it raised, hung, crashed or
     broke its contract), that failure is listed as a result of its own, with "cause": True (it is not one of the
