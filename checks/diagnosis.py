@@ -72,8 +72,10 @@ class Diagnosis:
         return self.kind, self.function, self.line, self.source
 
     def data(self) -> dict:
-        """As plain data, for a report: kind, step, function, file, line and source (message and hint go beside)."""
-        return {"kind": self.kind, "step": self.step, "function": self.function, "file": self.file,
+        """As plain data, for a report: kind, step, function, file, line and source (message and hint go beside).
+        The file is given by its own name, as messages say it: where it lies on the grading machine (a temporary
+        folder of Gradescope's, say) is the report's "agent", said once, and the same verdict reads the same anywhere."""
+        return {"kind": self.kind, "step": self.step, "function": self.function, "file": PurePath(self.file).name,
                 "line": self.line, "source": self.source}
 
 
