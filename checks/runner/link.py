@@ -149,6 +149,19 @@ class ChildLink:
             if room > 0:
                 self.printed += chunk.decode("utf-8", "replace")[:room]
 
+    def kill(self) -> None:
+        """Kill the child and every process of its user now, from any thread (live.stop_all); stop() still gives
+        back the rest. Never raises."""
+        if self._proc is not None and self._proc.returncode is None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if self._slot is not None:
+            from harness.sandbox import slots
+
+            slots.scrub(self._slot, shared=False)
+
     def stop(self) -> None:
         """Kill the child and everything it started (with a user of its own: every process of that user, daemons
         that left its process group included), and close the lab's ends. Never raises."""
