@@ -7,14 +7,13 @@ import functools
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from harness.sandbox import tidy
 from harness.settings import PROJECT_ROOT
 
 from . import reach, wire
@@ -60,7 +59,7 @@ class ChildLink:
         chosen = ladder(isolation)
         self._slot = _take_slot() if chosen.own_users else None
         uid = self._slot.solution if self._slot else os.getuid()
-        self._mountpoint = tempfile.mkdtemp(prefix="spec2code-agent-")
+        self._mountpoint = tidy.owned_folder("spec2code-agent-")  # a dead grader's is reclaimed by the next
         status_read, status_write = os.pipe()
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
@@ -188,7 +187,7 @@ class ChildLink:
                     pass
         self._request = self._reply = self._output = None
         if self._mountpoint:
-            shutil.rmtree(self._mountpoint, ignore_errors=True)
+            tidy.give_back(self._mountpoint)
             self._mountpoint = ""
 
     def _ended(self) -> tuple[str, int | None]:
