@@ -53,7 +53,7 @@ def class_folder():
     shutil.rmtree(folder.parent, ignore_errors=True)
 
 
-def grade(folder, jobs: int, out) -> dict:
+def grade_class(folder, jobs: int, out) -> dict:
     os.environ["SPEC2CODE_SEED"] = "20261201"  # one draw for both gradings, so their CSVs can be compared
     try:
         assert grade.main([str(folder), "--format", "csv", "--out", str(out), "--jobs", str(jobs)]) == 0
@@ -85,9 +85,9 @@ def left_running(patience: float = 10) -> dict:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the class's children get users of their own only as root")
 def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_folder, tmp_path):
-    one_at_a_time = grade(class_folder, 1, tmp_path / "jobs1.csv")
+    one_at_a_time = grade_class(class_folder, 1, tmp_path / "jobs1.csv")
     assert left_running() == {}
-    two_at_a_time = grade(class_folder, 2, tmp_path / "jobs2.csv")
+    two_at_a_time = grade_class(class_folder, 2, tmp_path / "jobs2.csv")
     assert left_running() == {}
     for name in REFERENCES:
         assert one_at_a_time[name]["total"] == "5", (name, one_at_a_time[name]["notes"])
