@@ -194,10 +194,10 @@ def start_server(home: Path, agent: Path, extra: list[str]) -> tuple[subprocess.
     """JupyterLab as the launcher starts it, with its workspaces and user settings in `home`."""
     launch.setup()
     port, token = launch.free_port(19000 + os.getpid() % 500), secrets.token_hex(16)
-    command = launch.server_command(port, token, open_browser=False) + [
+    command = launch.server_command(port, open_browser=False) + [
         f"--LabApp.workspaces_dir={home / 'workspaces'}", f"--LabApp.user_settings_dir={home / 'settings'}", *extra,
     ]
-    env = dict(launch.server_environment(), SPEC2CODE_AGENT=str(agent))
+    env = dict(launch.server_environment(token), SPEC2CODE_AGENT=str(agent))
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         launch.wait_until_ready(server, port, token)

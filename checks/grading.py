@@ -14,6 +14,7 @@ from harness.text import clean_data, one_line
 
 from . import isolation
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
+from .runner import live
 from .steps import BY_NUMBER, STEPS
 from .submissions import AGENT, Submission
 
@@ -51,6 +52,10 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         return list(pool.map(one, submissions))
+    except BaseException:  # Ctrl-C or SIGTERM: end the children graded now, so their threads finish at once
+        with live.stop_all():
+            pool.shutdown(wait=True, cancel_futures=True)
+        raise
     finally:  # on Ctrl-C, drop the submissions not started yet instead of grading them all first
         pool.shutdown(wait=True, cancel_futures=True)
 

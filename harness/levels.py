@@ -28,8 +28,8 @@ TABLE = {level.name: level for level in (
           "read-only view of the runtime"),
     Level(USER, 1, {
         "read_files": "the solution can read every file any user may read (the held-out tests on disk among them)",
-        "shared_folders": "it can write in the machine's shared folders (/tmp, /dev/shm) while it runs (what it "
-                          "leaves there is deleted when the run ends)",
+        "shared_folders": "it can write in the machine's shared folders (/tmp, /dev/shm, /run/lock) while it runs "
+                          "(what it leaves there is deleted when the run ends)",
         "processes": "it can see the machine's other processes",
     },
           "code runs as a user of its own, never root, with limits and no network, but without namespaces of its own",
@@ -38,7 +38,8 @@ TABLE = {level.name: level for level in (
     Level(PROCESS, 0, {
         "read_files": "the solution runs as your user: it can read the file system as you can",
         "write_files": "it can write and delete your files",
-        "shared_folders": "it can leave files in the machine's shared folders (/tmp, /dev/shm) for later runs",
+        "shared_folders": "it can leave files in the machine's shared folders (/tmp, /dev/shm, /run/lock) for later "
+                          "runs",
         "signals": "it can signal your other processes",
         "processes": "it can see your other processes",
         "own_limits": "runs share your user's process limit",

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
-# Control characters other than tab and newline (terminal escapes, NUL, ...), and lone surrogates, which UTF-8
-# cannot encode. Both can come from code the lab runs; neither may reach a terminal, a file or a report raw.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# Control characters other than tab and newline (terminal escapes, NUL, ...); the bidirectional controls (marks,
+# embeddings, overrides, isolates), with which an editor or a browser shows other code than runs (Trojan Source,
+# CVE-2021-42574); and lone surrogates, which UTF-8 cannot encode. All can come from code the lab runs; none may
+# reach a terminal, a file or a report raw.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def cut(text, limit: int) -> str:
@@ -28,8 +30,9 @@ def one_line(text, limit: int) -> str:
 
 
 def clean(text) -> str:
-    """`text` safe to print, write as UTF-8 or put in XML: control characters and lone surrogates become visible
-    escapes (`\\x1b`, `\\ud800`); a carriage return becomes `\\x0d`, so nothing can rewrite a line already shown."""
+    """`text` safe to print, write as UTF-8 or put in XML: control characters, bidirectional controls and lone
+    surrogates become visible escapes (`\\x1b`, `\\u202e`, `\\ud800`); a carriage return becomes `\\x0d`, so nothing
+    can rewrite a line already shown, nor make code read otherwise than it runs."""
     return _UNSAFE.sub(_escape, str(text))
 
 

@@ -55,8 +55,9 @@ def server(tmp_path_factory):
     port, token = launch.free_port(17000 + os.getpid() % 1000), secrets.token_hex(16)
     home = tmp_path_factory.mktemp("jupyterlab")
     install.install_workspace(home / "workspaces")
-    env = dict(launch.server_environment(), SPEC2CODE_AGENT=str(stubs_file(home)))  # the stubs, whatever lab/agent.py holds
-    command = launch.server_command(port, token, open_browser=False) + [
+    stubs = stubs_file(home)  # the stubs, whatever lab/agent.py holds
+    env = dict(launch.server_environment(token), SPEC2CODE_AGENT=str(stubs))
+    command = launch.server_command(port, open_browser=False) + [
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
         f"--LabApp.user_settings_dir={home / 'user-settings'}",
     ]

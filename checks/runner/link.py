@@ -7,14 +7,13 @@ import functools
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from harness.sandbox import tidy
 from harness.settings import PROJECT_ROOT
 
 from . import reach, wire
@@ -60,7 +59,7 @@ class ChildLink:
         chosen = ladder(isolation)
         self._slot = _take_slot() if chosen.own_users else None
         uid = self._slot.solution if self._slot else os.getuid()
-        self._mountpoint = tempfile.mkdtemp(prefix="spec2code-agent-")
+        self._mountpoint = tidy.owned_folder("spec2code-agent-")  # a dead grader's is reclaimed by the next
         status_read, status_write = os.pipe()
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
@@ -149,6 +148,19 @@ class ChildLink:
             if room > 0:
                 self.printed += chunk.decode("utf-8", "replace")[:room]
 
+    def kill(self) -> None:
+        """Kill the child and every process of its user now, from any thread (live.stop_all); stop() still gives
+        back the rest. Never raises."""
+        if self._proc is not None and self._proc.returncode is None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if self._slot is not None:
+            from harness.sandbox import slots
+
+            slots.scrub(self._slot, shared=False)
+
     def stop(self) -> None:
         """Kill the child and everything it started (with a user of its own: every process of that user, daemons
         that left its process group included), and close the lab's ends. Never raises."""
@@ -175,7 +187,7 @@ class ChildLink:
                     pass
         self._request = self._reply = self._output = None
         if self._mountpoint:
-            shutil.rmtree(self._mountpoint, ignore_errors=True)
+            tidy.give_back(self._mountpoint)
             self._mountpoint = ""
 
     def _ended(self) -> tuple[str, int | None]:

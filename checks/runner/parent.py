@@ -16,7 +16,7 @@ from harness import settings
 from harness.errors import LabError, NotPythonSource
 from harness.files import read_source
 
-from . import wire
+from . import live, wire
 from .lab_model import LabModel
 from .link import ChildLink, WallsFailed
 from .outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
@@ -81,11 +81,14 @@ class Agent:
             raise LoadFailed(str(exc), "save agent.py as plain Python source (UTF-8), then hand it in again") from None
         except OSError as exc:
             raise LoadFailed(f"{name} cannot be read: {exc.strerror or exc}.", "check the file's permissions") from None
+        live.may_start()
         try:
-            self._link = ChildLink(self.path, self._environment(), show_output=self.show_output,
-                                   isolation=settings.get("SPEC2CODE_ISOLATION"))
+            link = ChildLink(self.path, self._environment(), show_output=self.show_output,
+                             isolation=settings.get("SPEC2CODE_ISOLATION"))
         except WallsFailed as exc:
             raise LoadFailed(f"{exc}.", _LAB_BUG) from None
+        live.started(link)  # while a grading is interrupted, this stops it and raises Stopping
+        self._link = link
         self.isolation = self._link.isolation
         try:
             message = self._link.receive(time.monotonic() + LOAD_LIMIT)
@@ -135,6 +138,7 @@ class Agent:
         """Stop the child (and anything it started) if it is running."""
         link, self._link = self._link, None
         if link is not None:
+            live.stopping(link)
             link.stop()
             self.printed += link.printed
 

@@ -26,7 +26,6 @@ import os
 import signal
 import socket
 import sys
-import tempfile
 import time
 
 # The sandbox's own modules sit beside this file; they are imported by name, not through `harness`.
@@ -253,7 +252,7 @@ def main():
     linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
     # No parent-death signal here: it fires when the *thread* that started us ends, and callers may use
     # thread pools. The control socket closing (the caller exiting, however it dies) ends us instead.
-    base_dir = tempfile.mkdtemp(prefix="spec2code-sandbox-")
+    base_dir = tidy.owned_folder("spec2code-sandbox-")  # locked while we live; a dead server's is reclaimed
     os.chmod(base_dir, 0o755)
     os.mkdir(os.path.join(base_dir, "root"), 0o755)  # every run's tmpfs root is mounted here, in its own namespace
     machine = runs.Machine(ladder, base_dir)

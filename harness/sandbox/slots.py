@@ -20,7 +20,7 @@ import time
 FIRST_UID = 1_900_000_000  # an unused range of the machine's users (see systemd's UIDS-GIDS), 2 per slot
 SLOTS = 1000
 LOCK_FOLDERS = ("/run/spec2code-slots", "/var/run/spec2code-slots", "/tmp/.spec2code-slots")
-SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue")  # where any user may leave files
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock", "/var/lock")  # any user may write there
 CLEAN = b"clean "  # what a slot's lock file starts with once its last run has been scrubbed
 
 
@@ -98,7 +98,7 @@ def scrub(slot: Slot, shared: bool = True, processes: bool = True) -> None:
         kill_user(uid)
     if shared:
         remove_ipc(slot.uids)
-        for folder in SHARED_FOLDERS:
+        for folder in dict.fromkeys(map(os.path.realpath, SHARED_FOLDERS)):  # /var/lock is often /run/lock
             remove_files_of(folder, slot.uids)
 
 

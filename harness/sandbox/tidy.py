@@ -1,15 +1,85 @@
-"""Removing what a run leaves on disk, in a way that cannot fail: however deep the tree, whatever its modes.
+"""Removing what a run leaves on disk, in a way that cannot fail: however deep the tree, whatever its modes; and
+the lab's folders in the temporary folder, which say who owns them, so that those of a dead owner are reclaimed.
 
 A hostile test can make a folder tree far deeper than recursion allows, or folders no one may enter; removing it
-must still succeed, and must never raise into the sandbox server. Loaded by the sandbox server by name.
+must still succeed, and must never raise into the sandbox server. A process killed with SIGKILL removes nothing,
+so (as isolate's --cleanup does) the next one to make such a folder removes those whose owner is gone: the owner
+holds a lock on its folder, which the kernel drops when the owner dies. Loaded by the sandbox server by name.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
+import tempfile
 
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+OWNER = ".spec2code-owner"  # in an owned folder, written once its owner holds the lock: it takes part in the locking
+_held: dict[str, int] = {}  # owned folder -> the descriptor that holds its lock
+
+
+def owned_folder(prefix: str) -> str:
+    """A new folder in the temporary folder, locked for as long as this process (or a fork of it) lives or until
+    `give_back`. Folders of `prefix` whose owners died are removed first."""
+    reclaim(prefix)
+    folder = tempfile.mkdtemp(prefix=prefix)
+    fd = os.open(folder, _DIR)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    with open(os.path.join(folder, OWNER), "w") as note:
+        note.write(f"{os.getpid()}\n")  # for people; the lock is what counts
+    _held[folder] = fd
+    return folder
+
+
+def give_back(folder: str) -> None:
+    """Remove an owned folder, then let go of its lock. Never raises."""
+    remove_tree(folder)
+    fd = _held.pop(folder, None)
+    if fd is not None:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def reclaim(prefix: str) -> list[str]:
+    """Remove the folders of `prefix` in the temporary folder that are provably left by a dead owner: this user's,
+    made by owned_folder, and their lock free. A folder that is another user's, or not made so (by an older lab),
+    or whose owner lives, is left alone. Never raises; returns what it removed."""
+    removed = []
+    try:
+        where = tempfile.gettempdir()
+        names = [name for name in os.listdir(where) if name.startswith(prefix)]
+    except OSError:
+        return removed
+    for name in names:
+        path = os.path.join(where, name)
+        if path in _held:
+            continue
+        try:
+            fd = os.open(path, _DIR)
+        except OSError:
+            continue
+        try:
+            if _left_by_the_dead(fd) and remove_tree(path):  # removed while locked: no one else reclaims it meanwhile
+                removed.append(path)
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _left_by_the_dead(fd: int) -> bool:
+    """Whether the folder open as `fd` is this user's, made by owned_folder, and its lock (now ours) was free."""
+    try:
+        if os.fstat(fd).st_uid != os.geteuid():
+            return False
+        if not stat.S_ISREG(os.stat(OWNER, dir_fd=fd, follow_symlinks=False).st_mode):
+            return False
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # refused while its owner lives
+        return True
+    except OSError:
+        return False
 
 
 def remove_tree(path: str) -> bool:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import signal
 import sys
+import threading
 
 # name -> (module, one-line help). Each module has main(argv) -> exit code.
 COMMANDS = {
@@ -42,7 +45,29 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         check()  # a misspelt SPEC2CODE_ variable fails here, whatever the command
-        return importlib.import_module(COMMANDS[name][0]).main(rest)
+        with _sigterm_as_ctrl_c(name != "lab"):  # the lab's launcher passes SIGTERM on to its server itself
+            return importlib.import_module(COMMANDS[name][0]).main(rest)
     except LabError as e:
         print(f"spec2code {name}: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nspec2code {name}: interrupted", file=sys.stderr)
+        return 130
+
+
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c(wanted: bool):
+    """SIGTERM (`kill`, `timeout`, a grading platform's time limit) stops the command as Ctrl-C does, so that its
+    clean-up runs: nothing it started (an agent's child, a daemon of that child's user) outlives it."""
+    if not wanted or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt

@@ -138,9 +138,9 @@ def _try(path: Path, note: str, max_iters: int, task: Task, trail_file) -> int:
         if bool(measured.out.get("passed")) != measured.visible_passed:
             said = "passed" if measured.out.get("passed") else "did not pass"
             print(f"(solve said its code {said}; the lab ran the code against its tests and found otherwise.)")
-        print("\nFinal code:\n" + "\n".join("    " + line for line in measured.code.splitlines()) + "\n")
+        print("\nFinal code:\n" + "\n".join("    " + line for line in clean(measured.code).splitlines()) + "\n")
         for line in measured.review:
-            print(f"Review: {line}")
+            print(f"Review: {clean(line)}")
         theirs = None
         if task is tasks.DEFAULT:  # the agent's holdout_check runs the default task's held-out tests
             theirs = measure.call(agent, path, "holdout_check", measured.code)
@@ -158,7 +158,7 @@ def _verdict(measured, theirs) -> int:
     failing = held["failed"]
     if theirs is not None and sorted(map(str, theirs)) != sorted(failing):
         shown = ", ".join(map(str, theirs)) or "nothing"
-        print(f"Your holdout_check said: {one_line(shown, 200)} fails; the lab's own run of the held-out tests "
+        print(f"Your holdout_check said: {clean(one_line(shown, 200))} fails; the lab's own run of the held-out tests "
               "says otherwise (below).")
     score = f"Held-out tests: {held['passed']}/{held['total']} passed"
     if held["error"]:

@@ -77,15 +77,15 @@ def running_lab(root: Path = ROOT) -> str | None:
     return None
 
 
-def server_command(port: int, token: str, *, open_browser: bool) -> list[str]:
-    """The command line that starts JupyterLab for the lab (used by main and by the tests)."""
+def server_command(port: int, *, open_browser: bool) -> list[str]:
+    """The command line that starts JupyterLab for the lab (used by main and by the tests). It holds no token: any
+    user of the machine may read a process's command line; the token goes in its environment (server_environment)."""
     command = [
         sys.executable, "-m", "jupyterlab",
         f"--ServerApp.root_dir={ROOT}",
         f"--ServerApp.ip={HOST}",
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}",
         "--LabApp.default_url=/lab",
         f"--ServerApp.open_browser={open_browser}",
         "--ServerApp.answer_yes=True",  # Ctrl-C stops the server without a y/n question
@@ -97,12 +97,15 @@ def server_command(port: int, token: str, *, open_browser: bool) -> list[str]:
     return command
 
 
-def server_environment() -> dict[str, str]:
-    """This environment, with the lab's Python first on PATH, as `source .venv/bin/activate` would make it.
+def server_environment(token: str | None = None) -> dict[str, str]:
+    """This environment, with the lab's Python first on PATH, as `source .venv/bin/activate` would make it, and the
+    server's token as JUPYTER_TOKEN (which only this user may read, unlike a command line).
 
     The kernels and terminals JupyterLab starts inherit it, so `!spec2code check` in a notebook finds the lab.
     """
     env = dict(os.environ)
+    if token is not None:
+        env["JUPYTER_TOKEN"] = token
     scripts = sysconfig.get_path("scripts")
     if env.get("PATH", "").split(os.pathsep)[0] != scripts:
         env["PATH"] = os.pathsep.join(filter(None, [scripts, env.get("PATH")]))
@@ -183,8 +186,8 @@ def serve(args) -> int:
     print(f"Starting JupyterLab on port {port} (its messages go to {shown(LOG)}) ...", flush=True)
     LOG.parent.mkdir(parents=True, exist_ok=True)
     with open(LOG, "wb") as log:
-        server = subprocess.Popen(server_command(port, token, open_browser=open_browser), cwd=ROOT,
-                                  env=server_environment(), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        server = subprocess.Popen(server_command(port, open_browser=open_browser), cwd=ROOT,
+                                  env=server_environment(token), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     signal.signal(signal.SIGTERM, lambda *_: server.terminate())  # stopping the launcher stops the server
     try:
         wait_until_ready(server, port, token)

@@ -6,6 +6,8 @@ import csv
 import io
 import os
 import shutil
+import signal
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 
 from harness.sandbox import slots
 from lab.commands import grade
+from tests.harness.sandbox import identities
 from tests.helpers import self_contained
 from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
 
@@ -50,7 +53,7 @@ def class_folder():
     shutil.rmtree(folder.parent, ignore_errors=True)
 
 
-def grade(folder, jobs: int, out) -> dict:
+def grade_class(folder, jobs: int, out) -> dict:
     os.environ["SPEC2CODE_SEED"] = "20261201"  # one draw for both gradings, so their CSVs can be compared
     try:
         assert grade.main([str(folder), "--format", "csv", "--out", str(out), "--jobs", str(jobs)]) == 0
@@ -59,12 +62,12 @@ def grade(folder, jobs: int, out) -> dict:
     return {row["submission"]: row for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
 
 
-def left_running() -> dict:
+def left_running(patience: float = 10) -> dict:
     """The processes an agent's child started that still run (an attacker's daemon, sleepers): processes of the
     reserved users forked from the agent runner's child. (The sandbox keeps warm spare processes of its own.)"""
     reserved = range(slots.FIRST_UID, slots.FIRST_UID + 2 * slots.SLOTS)
-    deadline, alive = time.monotonic() + 10, {}
-    while time.monotonic() < deadline:
+    deadline, alive = time.monotonic() + patience, {}
+    while True:
         alive = {}
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
@@ -75,17 +78,16 @@ def left_running() -> dict:
                 continue
             if uid in reserved and b"checks/runner" in command:
                 alive[int(pid)] = command.replace(b"\0", b" ").decode(errors="replace")
-        if not alive:
+        if not alive or time.monotonic() >= deadline:
             return alive
         time.sleep(0.5)
-    return alive
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the class's children get users of their own only as root")
 def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_folder, tmp_path):
-    one_at_a_time = grade(class_folder, 1, tmp_path / "jobs1.csv")
+    one_at_a_time = grade_class(class_folder, 1, tmp_path / "jobs1.csv")
     assert left_running() == {}
-    two_at_a_time = grade(class_folder, 2, tmp_path / "jobs2.csv")
+    two_at_a_time = grade_class(class_folder, 2, tmp_path / "jobs2.csv")
     assert left_running() == {}
     for name in REFERENCES:
         assert one_at_a_time[name]["total"] == "5", (name, one_at_a_time[name]["notes"])
@@ -95,3 +97,43 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
     assert len(one_at_a_time) == len(REFERENCES) + len(AT_MOST) + 1  # no row dropped
     assert (tmp_path / "jobs1.csv").read_text() == (tmp_path / "jobs2.csv").read_text()
     assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")
+
+
+@pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
+                    reason=str(identities.need_root() or "no Python every user may run"))
+@pytest.mark.parametrize("command, says", [("grade", "interrupted, nothing written"), ("check", "Stopped.")])
+def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_path, command, says):
+    """As `timeout` stops run_autograder on Gradescope: SIGTERM to the grader's process group, mid-grading, under
+    Docker's default walls (a user of its own per child, no namespaces to take a daemon down with its child)."""
+    agent = self_contained(AGENTS / "attacking" / "daemon.py", tmp_path)
+    agent = agent.rename(tmp_path / f"daemon_{uuid.uuid4().hex}.py")  # a name its child and daemon run under
+    theirs = agent.name.encode()
+
+    def running() -> list[int]:
+        return [int(pid) for pid, command in left_running(patience=0).items() if theirs in command.encode()]
+
+    options = [str(agent), "--out", str(tmp_path / "grades.csv")] if command == "grade" else ["--agent", str(agent)]
+    command = identities.as_docker_default([identities.python(), "-I", "-m", "lab.commands", command, *options])
+    grader = subprocess.Popen(command, cwd=identities.home(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    try:
+        deadline, seen = time.monotonic() + 120, []
+        while len(seen) < 2 and grader.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the child and its daemon run
+            seen = running()
+        assert len(seen) >= 2, "the attacker's daemon never started"
+        os.killpg(grader.pid, signal.SIGTERM)
+        stopped = time.monotonic()
+        grader.wait(timeout=30)
+        took = time.monotonic() - stopped
+        left = running()
+    finally:
+        if grader.poll() is None:
+            os.killpg(grader.pid, signal.SIGKILL)
+            grader.wait()
+        for pid in running():  # what a failed test leaves must not run on for a minute
+            os.kill(pid, signal.SIGKILL)
+    assert left == [], "the attacker's daemon outlived its grader"
+    assert took < 10, f"the grader took {took:.1f} s to stop"  # run_autograder's timeout --kill-after=10
+    assert grader.returncode == 130 and says in grader.stderr.read()
+    assert not (tmp_path / "grades.csv").exists()

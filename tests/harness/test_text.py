@@ -24,6 +24,14 @@ def test_clean_escapes_what_a_terminal_or_a_file_cannot_take_raw():
     clean("\ud800\x00").encode("utf-8")  # encodes: nothing left that UTF-8 refuses
 
 
+def test_clean_escapes_the_bidirectional_controls_that_make_code_read_otherwise_than_it_runs():
+    controls = "".join(map(chr, [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+    assert clean(controls) == "".join(f"\\u{ord(c):04x}" for c in controls)
+    assert clean('if access != "user\u202e \u2066# admin\u2069 \u2066":') == \
+        'if access != "user\\u202e \\u2066# admin\\u2069 \\u2066":'
+    assert clean("שלום, مرحبا") == "שלום, مرحبا"  # right-to-left text itself is shown as it is
+
+
 def test_clean_data_reaches_every_string_and_key():
     data = {"k\x1b": ["a\x00", ("b\ud800", 1, None)], "n": 2.5}
     assert clean_data(data) == {"k\\x1b": ["a\\x00", ("b\\ud800", 1, None)], "n": 2.5}

@@ -1,6 +1,6 @@
-"""Keep notes between runs in System V shared memory, a POSIX message queue and /dev/shm; report any found.
+"""Keep notes between runs in System V shared memory, a POSIX message queue, /dev/shm and /run/lock; report any found.
 
-The /dev/shm note needs the machine's shared folders kept from the next run: the process level cannot."""
+The notes in folders need the machine's shared folders kept from the next run: the process level cannot."""
 EXPECT = {"category": "state across runs", "serial": True, "needs": ["shared_folders"]}
 CTX = {}
 
@@ -23,16 +23,17 @@ if libc.mq_open(queue, os.O_RDONLY) >= 0:
     found.append("a POSIX message queue")
 else:
     libc.mq_open(queue, os.O_RDONLY | os.O_CREAT, 0o666, None)
-note = f"/dev/shm/hostile_marker_{TAG}"
-if os.path.exists(note):
-    found.append("/dev/shm")
-else:
-    try:
-        with open(note, "w") as f:
-            f.write("left by an earlier run\n")
-        os.chmod(note, 0o666)
-    except OSError:
-        pass
+for folder in ("/dev/shm", "/run/lock"):
+    note = f"{folder}/hostile_marker_{TAG}"
+    if os.path.exists(note):
+        found.append(folder)
+    else:
+        try:
+            with open(note, "w") as f:
+                f.write("left by an earlier run\n")
+            os.chmod(note, 0o666)
+        except OSError:
+            pass
 
 
 def is_leap_year(year):

@@ -108,7 +108,7 @@ def test_when_the_walls_cannot_go_up_the_agent_is_not_run(tmp_path, monkeypatch)
     marker = tmp_path / "ran"
     agent = write_agent(tmp_path, f"open({str(marker)!r}, 'w').write('x')\n\ndef extract_code(reply):\n    return 1\n")
     # The walls' mount point is gone by the time they go up: whatever the level, putting them up fails half way.
-    monkeypatch.setattr("checks.runner.link.tempfile.mkdtemp", lambda prefix: str(tmp_path / "gone" / prefix))
+    monkeypatch.setattr("checks.runner.link.tidy.owned_folder", lambda prefix: str(tmp_path / "gone" / prefix))
     with Agent(agent) as child:
         with pytest.raises(LoadFailed, match="could not be walled in .*so it was not run"):
             child.load()

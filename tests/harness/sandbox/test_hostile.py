@@ -207,12 +207,14 @@ def nested_namespace_descendants() -> dict[int, str]:
 
 
 def watched_roots() -> list[tuple[Path, int]]:
-    """(folder, depth) pairs snapshotted before and after runs: the project, the runtime, home, /tmp, /."""
+    """(folder, depth) pairs snapshotted before and after runs: the project, the runtime, home, the folders anyone
+    may write (/tmp, /dev/shm, /run/lock), /."""
     import site
     import sys
     import sysconfig
 
-    roots = [(REPO, 99), (Path.home(), 2), (Path("/tmp"), 1), (Path("/dev/shm"), 1), (Path("/"), 1)]
+    roots = [(REPO, 99), (Path.home(), 2), (Path("/tmp"), 1), (Path("/dev/shm"), 1), (Path("/run/lock"), 1),
+             (Path("/"), 1)]
     for p in {*sys.path, *site.getsitepackages(), sysconfig.get_paths()["stdlib"], os.path.dirname(sys.executable)}:
         if p and os.path.isdir(p):
             roots.append((Path(p), 1))

@@ -44,6 +44,23 @@ def gone(pid: int, folder: str, patience: float = 60.0) -> bool:
     return False
 
 
+def test_a_server_killed_with_its_caller_leaves_its_folder_to_the_next_server_which_removes_it():
+    # SIGKILL for both at once (the OOM killer, a container's cgroup killed): neither can clean up.
+    proc = subprocess.Popen([sys.executable, "-c", CALLER], stdout=subprocess.PIPE, text=True)
+    try:
+        facts = json.loads(proc.stdout.readline())
+        os.kill(facts["server"], signal.SIGKILL)
+        proc.kill()
+        proc.wait(90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert os.path.isdir(facts["folder"])
+    next_caller = CALLER.split("harness.run(")[0] + f"harness.run({ADD!r}, {TEST_ADD!r})\n"
+    subprocess.run([sys.executable, "-c", next_caller], check=True, timeout=120)
+    assert not os.path.exists(facts["folder"]), "the next server left a dead server's folder"
+
+
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "killed"])
 def test_the_server_removes_its_folder_when_its_caller_is_interrupted_or_dies(how):
     # Ctrl-C at a terminal sends SIGINT to the whole foreground process group: the caller's.

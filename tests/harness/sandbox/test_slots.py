@@ -53,3 +53,19 @@ def test_scrubbing_kills_every_process_of_the_slots_users(folder):
     for sleeper in sleepers:
         assert sleeper.wait(5) == -signal.SIGKILL
     slots.release(slot)
+
+
+def test_scrubbing_deletes_what_the_slots_users_left_in_every_folder_anyone_may_write(folder):
+    anyones = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock", "/var/lock")  # as systemd makes them
+    shared = [path for path in anyones if os.path.isdir(path) and os.stat(path).st_mode & 0o002]
+    assert "/tmp" in shared
+    slot = slots.acquire(folder)
+    uid = slot.solution
+    notes = [os.path.join(path, f"slot-note-{os.getpid()}") for path in shared]
+    for note in notes:
+        as_user = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+        subprocess.run([*as_user, "sh", "-c", f"echo x > {note}"], check=True)
+    assert all(os.path.exists(note) for note in notes)
+    slots.scrub(slot)
+    slots.release(slot)
+    assert [note for note in notes if os.path.exists(note)] == []

@@ -36,3 +36,23 @@ def test_the_cli_dispatches_check_reset_and_compare():
         "reset": "lab.commands.reset",
         "compare": "lab.commands.compare",
     }
+
+
+def test_sigterm_stops_a_command_as_ctrl_c_does_with_one_line_and_no_traceback(monkeypatch, capsys):
+    import os
+    import signal
+    import time
+
+    from lab.commands import compare
+
+    def terminated(argv):
+        os.kill(os.getpid(), signal.SIGTERM)  # as `kill` or `timeout` sends it
+        time.sleep(10)
+        return 0
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(compare, "main", terminated)
+    started = time.monotonic()
+    assert cli.main(["compare"]) == 130 and time.monotonic() - started < 5
+    assert capsys.readouterr().err == "\nspec2code compare: interrupted\n"
+    assert signal.getsignal(signal.SIGTERM) is before  # as it was once the command is done

@@ -51,6 +51,21 @@ def test_the_trail_of_spec2code_try_reads_back(capsys, tmp_path):
     assert "| def is_leap_year(year):" in out
 
 
+def test_bidirectional_controls_in_a_trail_are_shown_escaped(capsys, tmp_path):
+    import json
+
+    trojan = 'if "user\u202e \u2066# admin\u2069 \u2066" != "user":'
+    path = tmp_path / "t.jsonl"  # as an older lab wrote it, raw
+    event = {"event": "run", "n": 1, "at": 0.1, "solution": trojan, "result": {"passed": 1, "total": 1}}
+    path.write_text(json.dumps(event, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert trail_command.main([str(path), "--full"]) == 0
+    out = capsys.readouterr().out
+    assert '| if "user\\u202e \\u2066# admin\\u2069 \\u2066" != "user":' in out
+    assert not {"\u202e", "\u2066", "\u2069"} & set(out)
+    recorded = trail.Trail(tmp_path / "new.jsonl").run(trojan, "def test_a():\n    pass\n", {"passed": 1}, 0.1)
+    assert "\u202e" not in recorded["solution"] and "\\u202e" in recorded["solution"]
+
+
 def test_a_missing_or_empty_trail_is_one_line(tmp_path):
     with pytest.raises(UsageError, match="there is no trail at"):
         trail_command.main([str(tmp_path / "nothing.jsonl")])

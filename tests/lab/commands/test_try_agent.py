@@ -163,6 +163,24 @@ def test_a_solve_that_returns_the_wrong_shape_is_named(capsys, tmp_path):
     )
 
 
+BIDI = "".join(map(chr, [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+
+
+def test_bidirectional_controls_in_the_code_are_shown_escaped_so_the_reviewer_reads_what_ran(capsys, tmp_path):
+    trojan = 'def is_leap_year(year):\n    if "user\u202e \u2066# admin\u2069 \u2066" != "user":\n        return True\n'
+    agent = tmp_path / "agent.py"
+    agent.write_text(with_solve(
+        f"code = {trojan!r}\n    result = harness.run(code, 'def test_a():\\n    assert is_leap_year(2024)\\n')\n"
+        "    return {'code': code, 'tests': '', 'passed': True, 'iters': 1, 'history': [{'code': code, "
+        "'result': result}]}"
+    ).replace("def holdout_check(solution_src):\n    raise NotImplementedError",
+              "def holdout_check(solution_src):\n    return ['test_\\u202eevil']"), encoding="utf-8")
+    code, out, err = run_try(capsys, "--agent", str(agent))
+    assert err == "" and not set(out) & set(BIDI)
+    assert '    if "user\\u202e \\u2066# admin\\u2069 \\u2066" != "user":\n' in out
+    assert "Your holdout_check said: test_\\u202eevil fails" in out
+
+
 def test_a_lab_error_from_the_model_is_its_message(capsys, monkeypatch):
     monkeypatch.setenv("SPEC2CODE_REPLAY", "1")
     monkeypatch.setenv("SPEC2CODE_CACHE_DIR", "/nonexistent/spec2code-cache")

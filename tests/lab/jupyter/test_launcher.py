@@ -46,10 +46,11 @@ def test_a_browser_is_opened_only_where_there_is_a_display(monkeypatch, environ,
 
 
 def test_the_server_command_opens_the_labs_layout_in_the_project():
-    command = launch.server_command(8888, "abc", open_browser=False)
+    command = launch.server_command(8888, open_browser=False)
     assert f"--ServerApp.root_dir={ROOT}" in command
     assert "--LabApp.default_url=/lab" in command
-    assert "--ServerApp.open_browser=False" in command and "--IdentityProvider.token=abc" in command
+    assert "--ServerApp.open_browser=False" in command and not [a for a in command if "token" in a.lower()]
+    assert launch.server_environment("abc")["JUPYTER_TOKEN"] == "abc"  # which only this user may read
     assert launch.lab_url(8888, "abc") == "http://127.0.0.1:8888/lab?token=abc"
     assert (ROOT / launch.START_NOTEBOOK).is_file()
 
@@ -219,6 +220,26 @@ def test_the_server_stops_idle_kernels_even_with_their_notebook_open(lab):
     timeout = install.SERVER_CONFIG["MappingKernelManager"]["cull_idle_timeout"]
     assert f"Culling kernels with idle durations > {timeout} seconds" in log
     assert "Culling kernels even with connected clients" in log
+
+
+def command_line(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:  # it ended meanwhile
+        return b""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="no /proc to read command lines from")
+def test_the_token_is_in_no_command_line_another_user_may_read_and_the_lab_answers_with_it(lab):
+    flag = f"--ServerApp.port={lab.port}".encode()
+    servers = [p for p in Path("/proc").iterdir() if p.name.isdigit() and flag in command_line(p)]
+    assert servers, "no JupyterLab process serves this lab"
+    assert [p.name for p in servers if lab.token.encode() in command_line(p)] == []
+    assert lab.request("GET", "/api/contents")[0] == 200
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{lab.base}/api/contents?token=not-{lab.token}", timeout=30)
+    assert refused.value.code == 403
 
 
 @pytest.mark.slow
