@@ -38,6 +38,7 @@ sys.path.insert(0, _HERE)
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import linux  # noqa: E402
+import reachable  # noqa: E402
 import tidy  # noqa: E402
 import walls  # noqa: E402
 from runner import RECORDER, warm_pytest  # noqa: E402
@@ -253,7 +254,9 @@ def main():
     linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
     # No parent-death signal here: it fires when the *thread* that started us ends, and callers may use
     # thread pools. The control socket closing (the caller exiting, however it dies) ends us instead.
-    base_dir = tempfile.mkdtemp(prefix="spec2code-sandbox-")
+    # As root, runs are users of their own: their folders are where those users can reach them, never a private TMPDIR.
+    root = os.geteuid() == 0 and linux.in_initial_user_namespace()
+    base_dir = tempfile.mkdtemp(prefix="spec2code-sandbox-", dir=reachable.scratch() if root else None)
     os.chmod(base_dir, 0o755)
     os.mkdir(os.path.join(base_dir, "root"), 0o755)  # every run's tmpfs root is mounted here, in its own namespace
     machine = runs.Machine(ladder, base_dir)

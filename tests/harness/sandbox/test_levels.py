@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 
 import pytest
 
@@ -79,7 +78,7 @@ def test_a_forced_level_is_the_most_a_run_gets_and_says_why(monkeypatch, asked, 
 @pytest.mark.slow
 @pytest.mark.parametrize("identity", ["normal user", "docker default"])
 def test_the_hostile_corpus_holds_at_this_identitys_level(python, identity):
-    reports = tempfile.mkdtemp(prefix="spec2code-corpus-")
+    reports = identities.shared_folder("spec2code-corpus-")  # never a private TMPDIR: the normal user writes here
     os.chmod(reports, 0o1777)
     argv = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/harness/sandbox/test_hostile.py"]
     command = identities.as_normal_user(argv) if identity == "normal user" else identities.as_docker_default(argv)
