@@ -159,15 +159,21 @@ def as_normal_user(argv: list[str]) -> list[str]:
     return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *argv]
 
 
-def as_docker_default(argv: list[str], *, refuse_namespaces: bool = True) -> list[str]:
-    """Root with only Docker's default capabilities and (unless told otherwise) namespaces refused, as Docker does."""
+def as_docker_default(argv: list[str], *, refuse_namespaces: bool = True, without=()) -> list[str]:
+    """Root with only Docker's default capabilities (but those named in `without`, such as "setuid") and (unless
+    told otherwise) namespaces refused, as Docker does."""
     out = subprocess.run(["capsh", "--print"], capture_output=True, text=True, check=True).stdout
     bounding = next(line for line in out.splitlines() if line.startswith("Bounding set")).split("=", 1)[1]
-    drop = [cap for cap in bounding.split(",") if cap.removeprefix("cap_") not in DOCKER_CAPS]
+    kept = DOCKER_CAPS - set(without)
+    drop = [cap for cap in bounding.split(",") if cap.removeprefix("cap_") not in kept]
     inner = [shutil.which("capsh"), f"--drop={','.join(drop)}", "--", "-c", shlex.join(argv)]
-    if refuse_namespaces:
-        return [sys.executable, __file__, "--refuse-namespaces", *inner]
-    return inner
+    return refusing_namespaces(inner) if refuse_namespaces else inner
+
+
+def refusing_namespaces(argv: list[str]) -> list[str]:
+    """`argv` with new namespaces refused, as Docker's seccomp profile does (root installs the filter: then
+    `argv` may switch to another user, which keeps it)."""
+    return [sys.executable, __file__, "--refuse-namespaces", *argv]
 
 
 def run(command: list[str], *, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
