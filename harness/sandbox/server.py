@@ -37,12 +37,17 @@ _TEXT = importlib.util.spec_from_file_location("text", os.path.join(os.path.dirn
 sys.modules["text"] = importlib.util.module_from_spec(_TEXT)
 _TEXT.loader.exec_module(sys.modules["text"])
 sys.path.insert(0, _HERE)
-import pytest  # noqa: E402  (imported once here, so every run starts warm)
-import runs  # noqa: E402
 import linux  # noqa: E402
 import reachable  # noqa: E402
-import tidy  # noqa: E402
 import walls  # noqa: E402
+
+if __name__ == "__main__":  # the ladder first: a server that goes on in a readable copy imports pytest only there
+    LADDER = walls.choose(os.environ.get("SPEC2CODE_ISOLATION", "auto"))
+    if walls.wants_a_readable_runtime(LADDER):
+        LADDER.notes += reachable.rerun_readable([os.path.abspath(__file__), *sys.argv[1:]])
+import pytest  # noqa: E402  (imported once here, so every run starts warm)
+import runs  # noqa: E402
+import tidy  # noqa: E402
 from runner import RECORDER, warm_pytest  # noqa: E402
 from tests_side import spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
@@ -264,10 +269,7 @@ def _refuse(hello):
 def main():
     for sig in ENDING_SIGNALS:
         signal.signal(sig, _end)
-    asked = os.environ.get("SPEC2CODE_ISOLATION", "auto")
-    ladder = walls.choose(asked)
-    if walls.wants_a_readable_runtime(ladder):  # this server goes on in a copy its runs can read, if need be
-        ladder.notes += reachable.rerun_readable([os.path.abspath(__file__), *sys.argv[1:]])
+    ladder = LADDER
     try:  # as root, where the runs' own users can reach their folders (never a private TMPDIR)
         scratch = reachable.scratch() if walls.as_root() else None
     except OSError as e:

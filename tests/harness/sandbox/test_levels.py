@@ -147,9 +147,9 @@ def test_root_that_asks_for_the_process_level_gets_it_as_root(this_python):
 def test_the_graders_child_refuses_likewise_and_fails_closed_in_one_line(this_python):
     """The grader's agent child climbs the same ladder in the grader's own process (this machine's Python): below
     `namespaces`, as root, it is not run at all."""
-    facts = probe_with(identities.as_docker_default([this_python, "-c", GRADE_AS_ROOT]))
     if reachable.unreadable() is None:
         pytest.skip("this machine's Python is readable by every user: the grader's child gets a user of its own")
+    facts = probe_with(identities.as_docker_default([this_python, "-c", GRADE_AS_ROOT]))
     assert facts["raised"] == "LoadFailed" and "\n" not in facts["message"]
     assert "the sandbox will not run untrusted code as root: Python at " in facts["message"]
     assert "cannot be read by other users" in facts["message"]
