@@ -4,7 +4,8 @@ caller.py (and results.py) is the side the lab calls; every other module here ru
 which never import the `harness` package (it holds the held-out tests): server.py and runs.py (a run's life),
 tests_side.py, runner.py, solution_side.py, proxy.py and wire.py (the two sides and the wire between them), walls.py
 (the ladder of harness/levels.py, put up) with linux.py, rootfs.py and seccomp.py (the Linux calls it is made of),
-and slots.py, cgroups.py and tidy.py (giving back what a run took).
+reachable.py (as root, what the runs' own users must reach: their folders, a Python they can read), and slots.py,
+cgroups.py and tidy.py (giving back what a run took).
 """
 
 from .caller import isolation_lacks, isolation_level, isolation_summary, run

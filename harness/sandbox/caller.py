@@ -187,6 +187,10 @@ def _run(solution_src, test_src, timeout):
         for attempt in (1, 2):  # a server that died since the last run is replaced once
             try:
                 _SERVER.ensure()
+                if _SERVER.hello.get("refused"):  # no code may run here, and the server says why
+                    for fd in (req_r, req_w, res_r, res_w):
+                        os.close(fd)
+                    return result(static_names(test_src), {}, f"crash: {_SERVER.hello['refused']}", "", PROCESS)
                 reply = _SERVER.request({"cmd": "run", "timeout": timeout}, fds=(req_r, res_w))
                 pid, generation = reply.get("pid"), _SERVER.generation
                 # The run's clock starts when its test process has it (the server's clock is this machine's).

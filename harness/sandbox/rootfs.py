@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import stat
 import sys
 
 CLONE_NEWNS = 0x00020000
@@ -45,14 +46,16 @@ def runtime_paths() -> list[str]:
     return paths
 
 
-def _bind(source: str, root: str, *, readonly: bool) -> None:
+def _bind(source: str, found: int, root: str, *, readonly: bool) -> None:
+    """Bind `source` at the same path under `root`, through `found` (a descriptor opened on it before `root` was
+    mounted, which may hide it: a runtime under /tmp, with the root mounted over /tmp)."""
     target = root + source
-    if os.path.isdir(source):
+    if stat.S_ISDIR(os.fstat(found).st_mode):
         os.makedirs(target, exist_ok=True)
     else:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         open(target, "a").close()
-    mount(source, target, None, MS_BIND | MS_REC)
+    mount(f"/proc/self/fd/{found}", target, None, MS_BIND | MS_REC)
     if readonly:
         kept = os.statvfs(target).f_flag
         flags = sum(ms for st, ms in _KEPT.items() if kept & st)
@@ -74,11 +77,16 @@ def enter_minimal_root(
     missing = []
     _check(_libc.unshare(ctypes.c_int(CLONE_NEWNS)), "unshare")
     mount(None, "/", None, MS_REC | MS_PRIVATE)
-    mount("spec2code", mountpoint, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=755")
-    for path in runtime_paths() + [p for p in readonly if os.path.exists(p)]:
-        _bind(path, mountpoint, readonly=True)
-    for path in writable:
-        _bind(path, mountpoint, readonly=False)
+    shown = [(path, True) for path in runtime_paths() + [p for p in readonly if os.path.exists(p)]]
+    shown += [(path, False) for path in writable]
+    found = [os.open(path, os.O_PATH | os.O_CLOEXEC) for path, _ in shown]  # before the tmpfs can hide them
+    try:
+        mount("spec2code", mountpoint, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=755")
+        for (path, readonly_), fd in zip(shown, found):
+            _bind(path, fd, mountpoint, readonly=readonly_)
+    finally:
+        for fd in found:
+            os.close(fd)
     for path in hidden:
         if os.path.isdir(mountpoint + path):
             mount("spec2code", mountpoint + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k")

@@ -16,6 +16,8 @@ Per run, at the namespaces level (see walls.py for the others):
                      └─ solution process S: the model's code, in namespaces of its own, with another user of its
                           own, only the Python runtime visible, answering calls with plain values
 S is forked before T reads the test source, so expected values never enter the solution's process.
+As root below that level, a server whose Python other users cannot read goes on in a copy they can (reachable.py);
+where code could only run as root, unasked, it runs none and says why (walls.Ladder.refused).
 """
 
 from __future__ import annotations
@@ -34,11 +36,17 @@ _TEXT = importlib.util.spec_from_file_location("text", os.path.join(os.path.dirn
 sys.modules["text"] = importlib.util.module_from_spec(_TEXT)
 _TEXT.loader.exec_module(sys.modules["text"])
 sys.path.insert(0, _HERE)
+import linux  # noqa: E402
+import reachable  # noqa: E402
+import walls  # noqa: E402
+
+if __name__ == "__main__":  # the ladder first: a server that goes on in a readable copy imports pytest only there
+    LADDER = walls.choose(os.environ.get("SPEC2CODE_ISOLATION", "auto"))
+    if walls.wants_a_readable_runtime(LADDER):
+        LADDER.notes += reachable.rerun_readable([os.path.abspath(__file__), *sys.argv[1:]])
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
-import linux  # noqa: E402
 import tidy  # noqa: E402
-import walls  # noqa: E402
 from runner import RECORDER, warm_pytest  # noqa: E402
 from tests_side import spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
@@ -244,15 +252,34 @@ def _end(signum, frame):
     raise Shutdown
 
 
+def _refuse(hello):
+    """No code may run here (see walls.Ladder.refused): say so, then answer every request so until the caller goes."""
+    control = socket.socket(fileno=int(sys.argv[1]))
+    try:
+        send_frame(control, hello)
+        while True:
+            for fd in recv_frame_fds(control, 4)[1]:
+                os.close(fd)
+            send_frame(control, {"error": hello["refused"]})
+    finally:
+        os._exit(0)
+
+
 def main():
     for sig in ENDING_SIGNALS:
         signal.signal(sig, _end)
-    asked = os.environ.get("SPEC2CODE_ISOLATION", "auto")
-    ladder = walls.choose(asked)
+    ladder = LADDER
+    try:  # as root, where the runs' own users can reach their folders (never a private TMPDIR)
+        scratch = reachable.scratch() if walls.as_root() else None
+    except OSError as e:
+        ladder.refused = f"the sandbox will not run untrusted code: {e}"
+    if ladder.refused:
+        _refuse({"ready": True, "isolation": ladder.level, **ladder.describe(), "refused": ladder.refused,
+                 "notes": [ladder.refused, *ladder.notes]})
     linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
     # No parent-death signal here: it fires when the *thread* that started us ends, and callers may use
     # thread pools. The control socket closing (the caller exiting, however it dies) ends us instead.
-    base_dir = tidy.owned_folder("spec2code-sandbox-")  # locked while we live; a dead server's is reclaimed
+    base_dir = tidy.owned_folder("spec2code-sandbox-", scratch)  # locked while we live; a dead server's is reclaimed
     os.chmod(base_dir, 0o755)
     os.mkdir(os.path.join(base_dir, "root"), 0o755)  # every run's tmpfs root is mounted here, in its own namespace
     machine = runs.Machine(ladder, base_dir)

@@ -18,7 +18,7 @@ from text import cut
 from wire import MAX_FRAME, decode, encode, frame, recv_frame, send_frame
 
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
-LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire", "proxy", "tests_side",
+LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire", "proxy", "tests_side", "reachable",
                "solution_side", "text", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy")
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps

@@ -19,11 +19,11 @@ OWNER = ".spec2code-owner"  # in an owned folder, written once its owner holds t
 _held: dict[str, int] = {}  # owned folder -> the descriptor that holds its lock
 
 
-def owned_folder(prefix: str) -> str:
-    """A new folder in the temporary folder, locked for as long as this process (or a fork of it) lives or until
-    `give_back`. Folders of `prefix` whose owners died are removed first."""
-    reclaim(prefix)
-    folder = tempfile.mkdtemp(prefix=prefix)
+def owned_folder(prefix: str, dir: str | None = None) -> str:
+    """A new folder in `dir` (default: the temporary folder), locked for as long as this process (or a fork of it)
+    lives or until `give_back`. Folders of `prefix` there whose owners died are removed first."""
+    reclaim(prefix, dir)
+    folder = tempfile.mkdtemp(prefix=prefix, dir=dir)
     fd = os.open(folder, _DIR)
     fcntl.flock(fd, fcntl.LOCK_EX)
     with open(os.path.join(folder, OWNER), "w") as note:
@@ -43,13 +43,13 @@ def give_back(folder: str) -> None:
             pass
 
 
-def reclaim(prefix: str) -> list[str]:
-    """Remove the folders of `prefix` in the temporary folder that are provably left by a dead owner: this user's,
+def reclaim(prefix: str, dir: str | None = None) -> list[str]:
+    """Remove the folders of `prefix` in `dir` (default: the temporary folder) that are provably left by a dead owner: this user's,
     made by owned_folder, and their lock free. A folder that is another user's, or not made so (by an older lab),
     or whose owner lives, is left alone. Never raises; returns what it removed."""
     removed = []
     try:
-        where = tempfile.gettempdir()
+        where = dir or tempfile.gettempdir()
         names = [name for name in os.listdir(where) if name.startswith(prefix)]
     except OSError:
         return removed

@@ -34,14 +34,45 @@ def _from_harness(name):
 
 
 linux = _sibling("linux")
+reachable = _sibling("reachable")
 rootfs = _sibling("rootfs")
 seccomp = _sibling("seccomp")
 levels = _from_harness("levels")
+ASKED = "asked"  # `via` of the process level when it was asked for (SPEC2CODE_ISOLATION=process): it may run as root
+
+
+def as_root() -> bool:
+    """Whether this process is the machine's root (not root inside a user namespace of its own)."""
+    return os.geteuid() == 0 and linux.in_initial_user_namespace()
+
+
+def _can_switch_users() -> bool:
+    return linux.has_capability(linux.CAP_SETUID) and linux.has_capability(linux.CAP_SETGID)
+
+
+def _missing() -> str:
+    """What keeps runs from having a user of their own here, as root, and how to fix it."""
+    if not linux.is_linux():
+        return f"there is no user switch on {sys.platform}; run the lab as a normal user"
+    if not _can_switch_users():
+        return ("it cannot switch users (CAP_SETUID and CAP_SETGID are missing); give it those or run it as a normal "
+                "user")
+    for folder in {os.path.realpath(p): None for p in (sys.base_prefix, os.path.dirname(os.__file__), sys.prefix)}:
+        if not reachable.readable_by_all(folder):
+            return f"Python at {folder} cannot be read by other users; install Python where every user can read it"
+    return "no user of its own could be had for a run; run the lab as a normal user"
+
+
+def wants_a_readable_runtime(ladder) -> bool:
+    """Whether runs could have stronger walls here if they could read the Python runtime: as root, below the
+    namespaces level, not asked for less, able to switch users (see reachable.rerun_readable)."""
+    return as_root() and not ladder.namespaces and ladder.via != ASKED and _can_switch_users()
 
 
 class Ladder:
     """The level reached on this machine: `level` (a name of harness/levels.py), `via` (how namespaces were had:
-    "root" or "user namespace"), `lacks` ({wall: sentence}) and `notes` (sentences for people)."""
+    "root" or "user namespace"; ASKED for a process level asked for), `lacks` ({wall: sentence}), `notes`
+    (sentences for people) and `refused`: why no code may run at all (the process level as root, not asked for)."""
 
     def __init__(self, level: str, via: str = "", why: str = ""):
         self.level, self.via = level, via
@@ -52,6 +83,10 @@ class Ladder:
         if self.no_filter and not self.namespaces:
             self.lacks["network"] = "the solution can reach the network"
         self.notes = ([why] if why else []) + list(self.lacks.values())
+        self.refused = ""
+        if level == levels.PROCESS and via != ASKED and as_root():
+            self.refused = (f"the sandbox will not run untrusted code as root: {_missing()}, or set "
+                            f"SPEC2CODE_ISOLATION={levels.PROCESS} to accept running it as root")
         if self.no_filter:
             self.notes.append(self.no_filter + ", so keyring and namespace calls are not refused")
 
@@ -106,10 +141,10 @@ def choose(asked: str = "auto") -> Ladder:
     """The strongest level this machine allows, up to `asked` (auto = the strongest); tried in throwaway children."""
     namespaces, user, process = levels.NAMESPACES, levels.USER, levels.PROCESS
     if asked == process:
-        return Ladder(process, why=f"{process} isolation was asked for (SPEC2CODE_ISOLATION={process})")
+        return Ladder(process, ASKED, why=f"{process} isolation was asked for (SPEC2CODE_ISOLATION={process})")
     if not linux.is_linux():
         return Ladder(process, why=f"no Linux namespaces or user switch on {sys.platform}")
-    root = os.geteuid() == 0 and linux.in_initial_user_namespace()
+    root = as_root()
     why = []
     if asked in ("auto", namespaces):
         if root and linux.has_capability(linux.CAP_SYS_ADMIN):
@@ -123,7 +158,7 @@ def choose(asked: str = "auto") -> Ladder:
         why.append(f"no namespaces through a user namespace ({failed})")
     else:
         why.append(f"user-level isolation was asked for (SPEC2CODE_ISOLATION={user})")
-    if root and linux.has_capability(linux.CAP_SETUID) and linux.has_capability(linux.CAP_SETGID):
+    if root and _can_switch_users():
         failed = _probe(_other_users_can_run_python)
         if failed is None:
             return Ladder(user, why="; ".join(why))
@@ -154,7 +189,10 @@ def finish(ladder: Ladder, uid: int, gid: int, *, mountpoint: str = "", workdir:
            hidden=(), proc: bool = False, limits: dict | None = None) -> list[str]:
     """Second step, in the walled process itself: its own mount (a minimal root at `mountpoint`), network and IPC
     namespaces; `limits` (see linux.limit_resources); then user `uid` (root, user level) or no capabilities (a user
-    namespace), the seccomp filter, and death with its parent. Return what could not be done."""
+    namespace), the seccomp filter, and death with its parent. Return what could not be done. A refused ladder
+    (see Ladder) raises OSError instead: nothing may run behind it."""
+    if ladder.refused:
+        raise OSError(ladder.refused)
     missing = []
     if ladder.namespaces:
         linux.unshare(linux.CLONE_NEWNET | linux.CLONE_NEWIPC)

@@ -13,7 +13,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 import zipfile
 from importlib import metadata
@@ -118,7 +117,7 @@ def fake_root():
     """The zip unpacked into a fake /autograder, setup.sh run in a fresh environment: (root, environment vars).
 
     Readable by every user, as Gradescope's image is: the grader's children run as users of their own."""
-    base = Path(tempfile.mkdtemp(prefix="spec2code-gradescope-"))
+    base = Path(identities.shared_folder("spec2code-gradescope-"))  # never in a private TMPDIR
     base.chmod(0o755)
     wheelhouse = base / "wheelhouse"
     wheelhouse.mkdir()

@@ -44,9 +44,19 @@ def need_root() -> str | None:
 
 def _readable_by_all(path) -> bool:
     """True if any user can read `path` where it really is (links resolved), every folder on the way included."""
-    from checks.runner.reach import readable_by_all  # here, not above: this file also runs as a bare script
+    from harness.sandbox.reachable import readable_by_all  # here, not above: this file also runs as a bare script
 
     return readable_by_all(os.path.realpath(path))
+
+
+def shared_folder(prefix: str) -> str:
+    """A new folder where every user can reach it, removed when the test session ends: in the temporary folder,
+    unless that is private (a TMPDIR of mode 700, as pam_tmpdir sets it)."""
+    from harness.sandbox.reachable import scratch
+
+    folder = tempfile.mkdtemp(prefix=prefix, dir=scratch())
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def runtime() -> str | None:
@@ -64,8 +74,7 @@ def home() -> Path:
     folder of mode 700) a copy of its sources made once per test session."""
     if all(_readable_by_all(ROOT / name) for name in ("harness/__init__.py", "tests/harness/sandbox/_beside.py")):
         return ROOT
-    copy = Path(tempfile.mkdtemp(prefix="spec2code-test-project-"))
-    atexit.register(shutil.rmtree, copy, ignore_errors=True)
+    copy = Path(shared_folder("spec2code-test-project-"))
     skip = shutil.ignore_patterns(".*", "__pycache__", "node_modules", "test-artifacts", "*.egg-info")
     shutil.copytree(ROOT, copy / "lab", ignore=skip)
     subprocess.run(["chmod", "-R", "a+rX", str(copy)], check=True)
@@ -123,8 +132,7 @@ def python() -> str | None:
     here = _readable_by_all(os.path.dirname(os.path.abspath(sys.executable)))
     if system == sys.executable and here and packages_readable and home() == ROOT:
         return sys.executable
-    venv = tempfile.mkdtemp(prefix="spec2code-test-python-")
-    atexit.register(shutil.rmtree, venv, ignore_errors=True)  # made once per test session, gone with it
+    venv = shared_folder("spec2code-test-python-")  # made once per test session, gone with it
     subprocess.run([system, "-m", "venv", "--without-pip", venv], check=True, capture_output=True)
     site = subprocess.run([f"{venv}/bin/python", "-c", "import site; print(site.getsitepackages()[0])"],
                           check=True, capture_output=True, text=True).stdout.strip()
@@ -151,15 +159,21 @@ def as_normal_user(argv: list[str]) -> list[str]:
     return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *argv]
 
 
-def as_docker_default(argv: list[str], *, refuse_namespaces: bool = True) -> list[str]:
-    """Root with only Docker's default capabilities and (unless told otherwise) namespaces refused, as Docker does."""
+def as_docker_default(argv: list[str], *, refuse_namespaces: bool = True, without=()) -> list[str]:
+    """Root with only Docker's default capabilities (but those named in `without`, such as "setuid") and (unless
+    told otherwise) namespaces refused, as Docker does."""
     out = subprocess.run(["capsh", "--print"], capture_output=True, text=True, check=True).stdout
     bounding = next(line for line in out.splitlines() if line.startswith("Bounding set")).split("=", 1)[1]
-    drop = [cap for cap in bounding.split(",") if cap.removeprefix("cap_") not in DOCKER_CAPS]
+    kept = DOCKER_CAPS - set(without)
+    drop = [cap for cap in bounding.split(",") if cap.removeprefix("cap_") not in kept]
     inner = [shutil.which("capsh"), f"--drop={','.join(drop)}", "--", "-c", shlex.join(argv)]
-    if refuse_namespaces:
-        return [sys.executable, __file__, "--refuse-namespaces", *inner]
-    return inner
+    return refusing_namespaces(inner) if refuse_namespaces else inner
+
+
+def refusing_namespaces(argv: list[str]) -> list[str]:
+    """`argv` with new namespaces refused, as Docker's seccomp profile does (root installs the filter: then
+    `argv` may switch to another user, which keeps it)."""
+    return [sys.executable, __file__, "--refuse-namespaces", *argv]
 
 
 def run(command: list[str], *, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:

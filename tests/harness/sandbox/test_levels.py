@@ -2,7 +2,9 @@
 
 The set-up creates a normal user (useradd) and runs the sandbox there in a process of its own; Docker's default is
 root without CAP_SYS_ADMIN (capsh) and with namespaces refused (a seccomp filter, as Docker's profile does). These
-need root and are skipped with the reason elsewhere.
+need root and are skipped with the reason elsewhere. Most run a Python every user can read (identities.python());
+those named for this machine's Python run the one running these tests, which other users may not read (pyenv
+under /root): as root, code never runs as root unless the process level was asked for.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
 
 import harness
 from harness.tasks import HOLDOUT_TESTS, LEAP_YEAR
+from harness.sandbox import reachable
 from tests.harness.sandbox import identities
 from tests.paths import ROOT
 
@@ -35,9 +39,30 @@ def python():
 
 
 def probe(command):
-    done = identities.run(command, timeout=300)
+    return probe_with(command)
+
+
+def probe_with(command, env=None):
+    done = identities.run(command, timeout=300, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+GRADE_AS_ROOT = """
+import json, os, sys, tempfile
+sys.path.insert(0, os.getcwd())
+from checks.runner import Agent
+from checks.runner.parent import LoadFailed
+folder = tempfile.mkdtemp()
+os.chmod(folder, 0o755)
+with open(os.path.join(folder, "agent.py"), "w") as f:
+    f.write("import os\\ndef extract_code(reply):\\n    return str(os.getuid())\\n")
+try:
+    with Agent(os.path.join(folder, "agent.py")) as child:
+        print(json.dumps({"uid": child.call("extract_code", "x")}))
+except LoadFailed as e:
+    print(json.dumps({"raised": "LoadFailed", "message": str(e)}))
+"""
 
 
 def test_a_normal_user_gets_namespaces_through_a_user_namespace(python):
@@ -61,11 +86,81 @@ def test_root_with_dockers_default_walls_gets_a_user_of_its_own_per_run(python):
     assert set(facts["lacks"]) == {"read_files", "shared_folders", "processes"}
 
 
-def test_dockers_capabilities_alone_still_get_namespaces_through_a_user_namespace(python):
-    facts = probe(identities.as_docker_default([python, identities.script(PROBE)], refuse_namespaces=False))
+@pytest.mark.parametrize("whose", ["readable by all", "this machine's"])
+def test_dockers_capabilities_alone_still_get_namespaces_through_a_user_namespace(python, whose):
+    command = [python, identities.script(PROBE)] if whose == "readable by all" else [sys.executable, str(ROOT / PROBE)]
+    facts = probe(identities.as_docker_default(command, refuse_namespaces=False))
     assert facts["isolation"] == "namespaces" and "through a user namespace" in facts["summary"]
     assert all(run["uid"] != "0" and run["pid"] == "1" for run in facts["runs"])
     assert facts["reference"]["passed"] == 8
+
+
+@pytest.fixture(scope="module")
+def this_python():
+    """This machine's own Python (not a copy every user can read): under /root here, as pyenv puts it."""
+    reason = identities.need_root()
+    if reason:
+        pytest.skip(reason)
+    return sys.executable
+
+
+@pytest.mark.parametrize("tmpdir", ["shared", "private"])
+def test_root_with_dockers_default_walls_and_a_python_other_users_cannot_read_never_runs_code_as_root(
+        this_python, tmpdir):
+    """Before, such a Python (pyenv under /root) dropped the ladder to `process`: code ran as uid 0. The sandbox
+    now runs from a copy of that Python every user can read, so runs get users of their own; a private TMPDIR
+    (pam_tmpdir's, mode 700) changes nothing."""
+    env = {"TMPDIR": tempfile.mkdtemp(prefix="spec2code-private-")} if tmpdir == "private" else {}
+    try:
+        facts = probe_with(identities.as_docker_default([this_python, str(ROOT / PROBE)]), env)
+    finally:
+        if env:
+            shutil.rmtree(env["TMPDIR"], ignore_errors=True)
+    assert facts["isolation"] == "user", facts["summary"]
+    assert facts["reference"]["passed"] == 8 and facts["reference"]["error"] is None
+    uids = [int(run["uid"]) for run in facts["runs"]]
+    assert all(uid in RUN_UIDS for uid in uids) and len(set(uids)) == 2, facts["runs"]
+    assert facts["daemons_left"] == []
+    if reachable.unreadable():  # this machine's case: say where the copy is
+        assert "Python runs from a copy that every user can read" in facts["summary"]
+
+
+def test_root_that_cannot_switch_users_refuses_to_run_code_and_says_what_is_missing(this_python):
+    facts = probe_with(identities.as_docker_default([this_python, str(ROOT / PROBE)], without=("setuid", "setgid")))
+    reference = facts["reference"]
+    assert reference["error"] == (
+        "crash: the sandbox will not run untrusted code as root: it cannot switch users (CAP_SETUID and CAP_SETGID "
+        "are missing); give it those or run it as a normal user, or set SPEC2CODE_ISOLATION=process to accept "
+        "running it as root")
+    assert reference["passed"] == 0 and len(reference["failed"]) == reference["total"] == 8  # never "nothing failed"
+    assert all(run == {"output": ""} for run in facts["runs"])  # nothing ran, so nothing said its uid
+    assert facts["summary"].startswith("process only: the sandbox will not run untrusted code as root")
+
+
+def test_root_that_asks_for_the_process_level_gets_it_as_root(this_python):
+    command = identities.as_docker_default([this_python, str(ROOT / PROBE)], without=("setuid", "setgid"))
+    facts = probe_with(command, {"SPEC2CODE_ISOLATION": "process"})
+    assert facts["isolation"] == "process" and facts["reference"]["passed"] == 8
+    assert [run["uid"] for run in facts["runs"]] == ["0", "0"]  # asked for, and said in every result
+
+
+def test_the_graders_child_refuses_likewise_and_fails_closed_in_one_line(this_python):
+    """The grader's agent child climbs the same ladder in the grader's own process (this machine's Python): below
+    `namespaces`, as root, it is not run at all."""
+    if reachable.unreadable() is None:
+        pytest.skip("this machine's Python is readable by every user: the grader's child gets a user of its own")
+    facts = probe_with(identities.as_docker_default([this_python, "-c", GRADE_AS_ROOT]))
+    assert facts["raised"] == "LoadFailed" and "\n" not in facts["message"]
+    assert "the sandbox will not run untrusted code as root: Python at " in facts["message"]
+    assert "cannot be read by other users" in facts["message"]
+
+
+def test_a_normal_user_without_namespaces_gets_the_process_level_as_that_user(python):
+    """Refusing is for root alone: a normal user's runs at `process` run as that user, not root."""
+    facts = probe(identities.refusing_namespaces(identities.as_normal_user([python, identities.script(PROBE)])))
+    assert facts["isolation"] == "process" and facts["reference"]["passed"] == 8, facts["summary"]
+    assert facts["euid"] == identities.normal_user()
+    assert [int(run["uid"]) for run in facts["runs"]] == [identities.normal_user()] * 2
 
 
 @pytest.mark.parametrize("asked, most", [("user", ("user", "process")), ("process", ("process",))])
@@ -77,11 +172,12 @@ def test_a_forced_level_is_the_most_a_run_gets_and_says_why(monkeypatch, asked, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("identity", ["normal user", "docker default"])
+@pytest.mark.parametrize("identity", ["normal user", "docker default", "docker default, this machine's Python"])
 def test_the_hostile_corpus_holds_at_this_identitys_level(python, identity):
-    reports = tempfile.mkdtemp(prefix="spec2code-corpus-")
+    reports = identities.shared_folder("spec2code-corpus-")  # never a private TMPDIR: the normal user writes here
     os.chmod(reports, 0o1777)
-    argv = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/harness/sandbox/test_hostile.py"]
+    argv = [python if identity != "docker default, this machine's Python" else sys.executable,
+            "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/harness/sandbox/test_hostile.py"]
     command = identities.as_normal_user(argv) if identity == "normal user" else identities.as_docker_default(argv)
     done = identities.run(command, timeout=900, env={"HOSTILE_LEVELS": "auto", "HOSTILE_REPORTS": reports,
                                                       "PYTHONDONTWRITEBYTECODE": "1"})

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,7 +45,7 @@ KEEPER_DIES_EARLY = """
 import os, signal, sys, time
 sys.path.insert(0, {sandbox!r})
 import walls
-ladder = walls.Ladder("process")
+ladder = walls.Ladder("process", walls.ASKED)  # as root, only a process level asked for may run
 walls.begin(ladder, os.getuid(), os.getgid(), fork=True)  # this process goes on as the walled child
 with open({marks!r}, "a") as f:
     f.write(f"{{os.getpid()}}\\n")
@@ -74,3 +75,47 @@ def test_a_walled_child_whose_keeper_died_before_its_walls_were_up_ends_instead_
             break
         time.sleep(0.05)
     assert marks.read_text().split() == [str(child)], "the child ran on after its keeper had gone"
+
+
+CHOOSE = """
+import json, sys
+sys.path.insert(0, {sandbox!r})
+import walls
+print(json.dumps(walls.choose().describe()))
+"""
+
+
+@pytest.mark.slow
+def test_a_python_installed_under_tmp_gets_namespaces_as_root():
+    """The ladder's probe mounts its root over /tmp: the runtime's folders, found before, are still shown (it
+    used to fall to `user`, a Python under /tmp hidden from its own probe)."""
+    from harness.sandbox import linux, reachable
+
+    if os.geteuid() != 0 or not linux.has_capability(linux.CAP_SYS_ADMIN):
+        pytest.skip("needs root with CAP_SYS_ADMIN")
+    parent = tempfile.mkdtemp(prefix="spec2code-test-", dir="/tmp")
+    os.chmod(parent, 0o755)
+    try:
+        python, env = reachable.readable_copy(parents=(parent,))
+        done = subprocess.run([python, "-I", "-c", CHOOSE.format(sandbox=str(ROOT / "harness" / "sandbox"))],
+                              capture_output=True, text=True, timeout=60, env={**os.environ, **env})
+    finally:
+        shutil.rmtree(parent, ignore_errors=True)
+    assert done.returncode == 0, done.stderr
+    reached = json.loads(done.stdout)
+    assert (reached["level"], reached["via"]) == ("namespaces", "root"), reached["notes"]
+
+
+def test_as_root_the_process_level_is_refused_unless_it_was_asked_for():
+    from harness.sandbox import walls
+
+    if not walls.as_root():
+        pytest.skip("needs root: a normal user's process level runs as that user")
+    refused = walls.Ladder("process").refused
+    assert refused.startswith("the sandbox will not run untrusted code as root: ")
+    assert refused.endswith(", or set SPEC2CODE_ISOLATION=process to accept running it as root")
+    with pytest.raises(OSError, match="will not run untrusted code as root"):
+        walls.finish(walls.Ladder("process"), 0, 0, workdir="")  # nothing is put up: it refuses first
+    asked = walls.choose("process")
+    assert (asked.level, asked.via, asked.refused) == ("process", walls.ASKED, "")
+    assert not walls.Ladder("user").refused and not walls.Ladder("namespaces", "root").refused

@@ -1,0 +1,81 @@
+"""reachable: as root, what a run's own user must reach is where they can reach it: the runs' folders outside a
+private TMPDIR, and a copy of the Python runtime every user can read, made once and reused."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from harness.sandbox import reachable
+
+NOBODY = 65534
+
+
+@pytest.fixture
+def folder():
+    made = tempfile.mkdtemp(prefix="spec2code-test-", dir="/tmp")
+    yield made
+    shutil.rmtree(made, ignore_errors=True)
+
+
+def test_readable_by_all_means_every_folder_on_the_way_too(folder):
+    path = os.path.join(folder, "inner", "file")
+    os.makedirs(os.path.dirname(path))
+    open(path, "w").close()
+    os.chmod(path, 0o644)
+    os.chmod(os.path.dirname(path), 0o755)
+    os.chmod(folder, 0o700)
+    assert not reachable.readable_by_all(path)
+    os.chmod(folder, 0o755)
+    assert reachable.readable_by_all(path) and not reachable.readable_by_all(os.path.join(folder, "absent"))
+
+
+def test_the_runs_folders_are_never_made_in_a_private_tmpdir(monkeypatch, folder):
+    monkeypatch.setattr(tempfile, "tempdir", None)  # tempfile reads TMPDIR again
+    os.chmod(folder, 0o700)  # a private TMPDIR, as pam_tmpdir sets it
+    monkeypatch.setenv("TMPDIR", folder)
+    chosen = reachable.scratch()
+    assert chosen in reachable.SHARED and reachable.readable_by_all(chosen)
+    os.chmod(folder, 0o755)
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    assert reachable.scratch() == folder  # a TMPDIR everyone can reach is used as it is
+
+
+@pytest.fixture(scope="module")
+def copy():
+    if os.geteuid() != 0:
+        pytest.skip("needs root: the copy is root's, for the runs' own users")
+    return reachable.readable_copy()
+
+
+def test_the_copy_is_roots_every_user_runs_it_and_it_holds_pytest(copy):
+    python, env = copy
+    folder = os.path.dirname(os.path.dirname(python))
+    info = os.stat(folder)
+    assert info.st_uid == 0 and info.st_mode & 0o777 == 0o755 and reachable.readable_by_all(python)
+    as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    done = subprocess.run([*as_nobody, python, "-I", "-c", "import sys, json, fractions, pytest; print(sys.prefix)"],
+                          capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin", **env}, cwd="/")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == folder
+    assert not os.path.exists(os.path.join(folder, "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}",
+                                           "test"))  # the standard library's own tests are left out
+
+
+def test_the_copy_is_made_once_then_reused(copy):
+    assert reachable.readable_copy() == copy
+
+
+def test_a_folder_of_the_copys_name_made_by_another_user_is_never_used(monkeypatch, folder):
+    if os.geteuid() != 0:
+        pytest.skip("needs root, to make a folder another user owns")
+    os.chmod(folder, 0o755)
+    monkeypatch.setattr(reachable, "_key", lambda files: "planted")
+    planted = os.path.join(folder, f"{reachable.COPY}{sys.version_info[0]}.{sys.version_info[1]}-planted")
+    os.mkdir(planted)
+    os.chown(planted, NOBODY, NOBODY)
+    with pytest.raises(OSError, match="was not made by this user, so it is not used"):
+        reachable.readable_copy(parents=(folder,))
