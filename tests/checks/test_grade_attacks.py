@@ -1,11 +1,19 @@
 """A class of references, attackers and a link to a classmate's file, graded twice (one at a time, then two at a
 time): every reference earns 5/5, every attacker at most what its honest work earns, the link a row of its own with
-nothing, nothing of theirs is left running, and both CSVs are the same."""
+nothing, nothing of theirs is left running, and both CSVs are the same. Then, at the user level (root with Docker's
+default walls: no namespaces), an agent that hunts for the reference beside the lab and one that reads a
+classmate's copy: grading refuses while the reference is open to every user, and earns them nothing once it is not,
+from a checkout every user can read and from a private one."""
 
+import contextlib
 import csv
 import io
 import os
 import shutil
+import stat
+import subprocess
+import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -30,6 +38,8 @@ AT_MOST = {
     "endless_runs": 4,  # its endless runs are cut off: step 5 fails
     "poisons_the_memory": 5,  # its failed runs are remembered for no one
     "rewrites_results": 5,  # its daemon finds no results.json it may write
+    "steals_the_reference": 0,  # finds no solutions/ beside the lab: nothing of its own
+    "reads_a_copy": 0,  # sees no classmate's process, so no copy to read: nothing of its own
 }
 LINKED = "mallory"  # hands in a link to alice's agent.py: not followed out of mallory's folder
 REFERENCES = ("alice", "bob", "carol", "dan")
@@ -95,3 +105,121 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
     assert len(one_at_a_time) == len(REFERENCES) + len(AT_MOST) + 1  # no row dropped
     assert (tmp_path / "jobs1.csv").read_text() == (tmp_path / "jobs2.csv").read_text()
     assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")
+
+
+# --- at the user level: root with Docker's default walls, as on Gradescope and in most containers ---------------
+
+from tests.harness.sandbox import identities  # noqa: E402
+
+DOCKER = pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
+                            reason=str(identities.need_root() or "no Python every user may run"))
+THIEF, COPIER = "mallory", "ann"  # ann sorts beside alice, so the two are graded at the same time
+
+
+def user_level_class(base: Path) -> Path:
+    """A class folder only root may read (mode 700): references, one agent that hunts for the reference beside the
+    lab, one that reads the copy the grader made for a classmate graded beside it."""
+    folder = base / "class"
+    for name in REFERENCES:
+        (folder / name).mkdir(parents=True)
+        shutil.copy(REFERENCE_AGENT, folder / name / "agent.py")
+    for name, attacker in ((THIEF, "steals_the_reference"), (COPIER, "reads_a_copy")):
+        (folder / name).mkdir()
+        shutil.copy(AGENTS / "attacking" / f"{attacker}.py", folder / name / "agent.py")
+    folder.chmod(0o700)
+    return folder
+
+
+def grade_at_user_level(folder: Path, jobs: int, *, python=None, cwd=None) -> subprocess.CompletedProcess:
+    """`spec2code grade FOLDER --format csv` as root with Docker's default walls (no namespaces: the `user` level)."""
+    command = [python or identities.python(), "-m", "lab.commands", "grade", str(folder), "--format", "csv",
+               "--jobs", str(jobs)]
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "SPEC2CODE_SEED": "20261201"}
+    return subprocess.run(identities.as_docker_default(command), cwd=cwd or identities.home(), env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+def rows_of(done: subprocess.CompletedProcess) -> dict:
+    assert done.returncode == 0, done.stderr
+    assert "isolation: user" in done.stderr, done.stderr
+    return {row["submission"]: row for row in csv.DictReader(io.StringIO(done.stdout))}
+
+
+@contextlib.contextmanager
+def reference_made(how: str):
+    """The lab's solutions/ (where the graded children could find it) after `chmod -R how`, put back after."""
+    reference = identities.home() / "solutions"
+    modes = {path: path.stat().st_mode for path in [reference, *reference.rglob("*")]}
+    subprocess.run(["chmod", "-R", how, str(reference)], check=True)
+    try:
+        yield reference
+    finally:
+        for path, mode in modes.items():
+            path.chmod(stat.S_IMODE(mode))
+
+
+@pytest.fixture
+def private_reference():
+    """solutions/ made private, as the refusal below says to."""
+    with reference_made("go-rwx") as reference:
+        yield reference
+
+
+@DOCKER
+def test_at_the_user_level_a_reference_every_user_can_read_is_refused_with_the_fix(tmp_path):
+    """The lab's folder is readable by all (a checkout in /opt, a Docker image), solutions/ too: an agent that finds
+    it from harness.__file__ or the paths it can guess would run the reference as its own (5/5 before this was
+    refused). No wall can hide it without namespaces, so nothing is graded, and the one line says how to fix it."""
+    with reference_made("a+rX") as reference:
+        done = grade_at_user_level(user_level_class(tmp_path), 1)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.strip() == (
+        f"spec2code grade: refusing to grade: every user can read {reference / 'agent.py'}, so a submission could "
+        f"copy the reference: make it private (chmod -R go-rwx {reference}) or grade where namespaces are "
+        "available"), done.stderr
+
+
+@DOCKER
+def test_at_the_user_level_two_at_a_time_no_submission_reads_a_classmates_copy_or_the_reference(
+        tmp_path, private_reference):
+    """Graded two at a time, each child's copy of the lab and of its agent.py is its own user's, mode 700: a
+    classmate graded beside it cannot read it, nor the reference; every reference earns 5/5."""
+    rows = rows_of(grade_at_user_level(user_level_class(tmp_path), 2))
+    for name in REFERENCES:
+        assert rows[name]["total"] == "5", (name, rows[name]["notes"])
+    assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
+
+
+def private_checkout(base: Path) -> tuple[Path, str]:
+    """A copy of the lab in a folder only root may read (a home folder of mode 700), and a Python every user can run
+    that has this one's packages and that copy: (the copy, the Python)."""
+    lab = base / "home" / "lab"
+    skip = shutil.ignore_patterns("__pycache__", "node_modules")
+    for name in ("harness", "checks", "lab", "solutions"):
+        shutil.copytree(ROOT / name, lab / name, ignore=skip)
+    shutil.copy(ROOT / "pyproject.toml", lab)
+    (base / "home").chmod(0o700)
+    packages = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+    if not all(identities._readable_by_all(p) for p in packages):
+        pytest.skip("other users cannot read this Python's packages")
+    venv = base / "python"
+    subprocess.run([identities.runtime(), "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
+    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import site; print(site.getsitepackages()[0])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    Path(site, "spec2code-test.pth").write_text("\n".join([*packages, str(lab)]) + "\n")
+    subprocess.run(["chmod", "-R", "a+rX", str(venv)], check=True)
+    base.chmod(0o755)
+    return lab, str(venv / "bin" / "python")
+
+
+@DOCKER
+def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attackers_nothing(private_reference):
+    base = Path(tempfile.mkdtemp(prefix="spec2code-test-checkout-"))
+    try:
+        lab, python = private_checkout(base)
+        rows = rows_of(grade_at_user_level(user_level_class(base / "submissions"), 2, python=python, cwd=lab))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    for name in REFERENCES:
+        assert rows[name]["total"] == "5", (name, rows[name]["notes"])
+    assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
