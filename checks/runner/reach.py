@@ -156,16 +156,16 @@ def guard(levels_in_force, submissions: list[Path]) -> None:
             folder, what = reference[path], "the reference"
         else:
             folder, what = _class_folder(classmates, path), "a classmate's submission"
-        fix = f"chmod -R go-rwx {folder}" if folder.is_dir() else f"chmod go-rwx {folder}"
-        raise Exposed(f"refusing to grade: every user can read {path}, so a submission could copy {what}: make it "
-                      f"private ({fix}) or grade where namespaces are available")
+        # The folder alone, not -R: its files stay readable where a child is handed its own file to read (namespaces).
+        raise Exposed(f"refusing to grade: every user can read {path}, so a submission could copy {what}: make "
+                      f"its folder private (chmod go-rwx {folder}) or grade where namespaces are available")
 
 
 def _class_folder(agents: list[Path], path: Path) -> Path:
-    """The folder holding every submission (the class), or `path` itself when they have only `/` or a folder of
-    `/` in common (files named one by one): never a fix that reaches far beyond the submissions."""
+    """The folder holding every submission (the class), or the folder of `path` when they have only `/` or a
+    folder of `/` in common (files named one by one): never a fix that reaches far beyond the submissions."""
     common = Path(os.path.commonpath([agent.parent for agent in agents]))
-    return common if len(common.parts) > 2 else path
+    return common if len(common.parts) > 2 else path.parent
 
 
 def readable_by_sandbox_user(paths: list[Path]) -> list[Path] | None:

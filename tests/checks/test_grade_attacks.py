@@ -5,12 +5,10 @@ default walls: no namespaces), an agent that hunts for the reference beside the 
 classmate's copy: grading refuses while the reference is open to every user, and earns them nothing once it is not,
 from a checkout every user can read and from a private one."""
 
-import contextlib
 import csv
 import io
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -145,23 +143,10 @@ def rows_of(done: subprocess.CompletedProcess) -> dict:
     return {row["submission"]: row for row in csv.DictReader(io.StringIO(done.stdout))}
 
 
-@contextlib.contextmanager
-def reference_made(how: str):
-    """The lab's solutions/ (where the graded children could find it) after `chmod -R how`, put back after."""
-    reference = identities.home() / "solutions"
-    modes = {path: path.stat().st_mode for path in [reference, *reference.rglob("*")]}
-    subprocess.run(["chmod", "-R", how, str(reference)], check=True)
-    try:
-        yield reference
-    finally:
-        for path, mode in modes.items():
-            path.chmod(stat.S_IMODE(mode))
-
-
 @pytest.fixture
 def private_reference():
-    """solutions/ made private, as the refusal below says to."""
-    with reference_made("go-rwx") as reference:
+    """The folder solutions/ made private, as the refusal below says to."""
+    with identities.reference_made(0o700) as reference:
         yield reference
 
 
@@ -170,12 +155,12 @@ def test_at_the_user_level_a_reference_every_user_can_read_is_refused_with_the_f
     """The lab's folder is readable by all (a checkout in /opt, a Docker image), solutions/ too: an agent that finds
     it from harness.__file__ or the paths it can guess would run the reference as its own (5/5 before this was
     refused). No wall can hide it without namespaces, so nothing is graded, and the one line says how to fix it."""
-    with reference_made("a+rX") as reference:
+    with identities.reference_made(0o755) as reference:
         done = grade_at_user_level(user_level_class(tmp_path), 1)
     assert done.returncode == 2 and done.stdout == "", done.stdout
     assert done.stderr.strip() == (
         f"spec2code grade: refusing to grade: every user can read {reference / 'agent.py'}, so a submission could "
-        f"copy the reference: make it private (chmod -R go-rwx {reference}) or grade where namespaces are "
+        f"copy the reference: make its folder private (chmod go-rwx {reference}) or grade where namespaces are "
         "available"), done.stderr
 
 

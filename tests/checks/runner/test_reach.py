@@ -133,7 +133,7 @@ def test_a_reference_every_user_can_read_is_refused_at_the_user_level_with_the_f
             reach.guard(levels, [])
         assert str(refused.value) == (
             f"refusing to grade: every user can read {reference}, so a submission could copy the reference: make "
-            f"it private (chmod -R go-rwx {reference.parent}) or grade where namespaces are available")
+            f"its folder private (chmod go-rwx {reference.parent}) or grade where namespaces are available")
 
 
 @AS_ROOT
@@ -154,20 +154,20 @@ def test_classmates_every_user_can_read_are_refused_naming_the_class_folder(open
         reach.guard(("user", "user"), agents)
     assert str(refused.value) == (
         f"refusing to grade: every user can read {agents[0]}, so a submission could copy a classmate's submission: "
-        f"make it private (chmod -R go-rwx {open_folder / 'class'}) or grade where namespaces are available")
+        f"make its folder private (chmod go-rwx {open_folder / 'class'}) or grade where namespaces are available")
     (open_folder / "class").chmod(0o700)
     reach.guard(("user", "user"), agents)
 
 
 @AS_ROOT
-def test_files_named_one_by_one_in_folders_far_apart_are_named_themselves(open_folder, reference):
+def test_files_named_one_by_one_in_folders_far_apart_name_the_folder_of_the_one_open(open_folder, reference):
     reference.parent.chmod(0o700)
     agents = a_class(open_folder, 0o755)
     far = Path("/var/tmp") / f"spec2code-test-{os.getpid()}.py"
     far.write_text("x = 1\n")
     far.chmod(0o600)
     try:
-        with pytest.raises(reach.Exposed, match=rf"\(chmod go-rwx {agents[0]}\)"):
+        with pytest.raises(reach.Exposed, match=rf"\(chmod go-rwx {agents[0].parent}\)"):
             reach.guard(("user", "user"), [agents[0], far])
     finally:
         far.unlink()

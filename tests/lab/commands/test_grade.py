@@ -370,6 +370,6 @@ def test_at_the_user_level_a_reference_any_user_can_read_stops_grading_with_one_
     solutions = REFERENCE_AGENT.resolve().parent
     assert capsys.readouterr().err == (
         f"spec2code grade: refusing to grade: every user can read {solutions / 'agent.py'}, so a submission could "
-        f"copy the reference: make it private (chmod -R go-rwx {REFERENCE_AGENT.parent}) or grade where namespaces "
-        "are available\n")
+        f"copy the reference: make its folder private (chmod go-rwx {REFERENCE_AGENT.parent}) or grade where "
+        "namespaces are available\n")
     assert graded == [] and not out.exists()  # nothing graded, nothing written
