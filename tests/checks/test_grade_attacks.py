@@ -58,7 +58,7 @@ def class_folder():
     shutil.rmtree(folder.parent, ignore_errors=True)
 
 
-def grade(folder, jobs: int, out) -> dict:
+def grade_class(folder, jobs: int, out) -> dict:
     os.environ["SPEC2CODE_SEED"] = "20261201"  # one draw for both gradings, so their CSVs can be compared
     try:
         assert grade.main([str(folder), "--format", "csv", "--out", str(out), "--jobs", str(jobs)]) == 0
@@ -69,8 +69,10 @@ def grade(folder, jobs: int, out) -> dict:
 
 def left_running() -> dict:
     """The processes an agent's child started that still run (an attacker's daemon, sleepers): processes of the
-    reserved users forked from the agent runner's child. (The sandbox keeps warm spare processes of its own.)"""
+    reserved users forked from this lab's agent runner's child (not another checkout's, graded on the same machine).
+    (The sandbox keeps warm spare processes of its own.)"""
     reserved = range(slots.FIRST_UID, slots.FIRST_UID + 2 * slots.SLOTS)
+    runner = os.fsencode(ROOT / "checks" / "runner")
     deadline, alive = time.monotonic() + 10, {}
     while time.monotonic() < deadline:
         alive = {}
@@ -81,7 +83,7 @@ def left_running() -> dict:
                     command = f.read()
             except OSError:
                 continue
-            if uid in reserved and b"checks/runner" in command:
+            if uid in reserved and runner in command:
                 alive[int(pid)] = command.replace(b"\0", b" ").decode(errors="replace")
         if not alive:
             return alive
@@ -91,9 +93,9 @@ def left_running() -> dict:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the class's children get users of their own only as root")
 def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_folder, tmp_path):
-    one_at_a_time = grade(class_folder, 1, tmp_path / "jobs1.csv")
+    one_at_a_time = grade_class(class_folder, 1, tmp_path / "jobs1.csv")
     assert left_running() == {}
-    two_at_a_time = grade(class_folder, 2, tmp_path / "jobs2.csv")
+    two_at_a_time = grade_class(class_folder, 2, tmp_path / "jobs2.csv")
     assert left_running() == {}
     for name in REFERENCES:
         assert one_at_a_time[name]["total"] == "5", (name, one_at_a_time[name]["notes"])

@@ -21,7 +21,11 @@ def _classmates_files():
     """The files named on the command lines of the other children of this one's grader (public without namespaces
     of its own): a classmate's `python -I .../child.py ROOT AGENT ...`."""
     grader = _parent(os.getpid())
-    for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:  # no /proc in view: no classmate either
+        return
+    for pid in pids:
         if int(pid) == os.getpid() or _parent(pid) != grader:
             continue
         try:
