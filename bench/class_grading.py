@@ -11,6 +11,7 @@ reference and the correct fixtures), each made distinct by a line of its own:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -28,7 +29,10 @@ BEFORE = 13.0  # s for 200 submissions, --jobs 2, on this 2-core machine before 
 
 
 def make_class(folder: str, size: int) -> None:
-    """`size` folders of one agent.py each, readable by every user (the grading child runs as a user of its own)."""
+    """`size` folders of one agent.py each, in a folder only the user that grades them may enter (as root, the
+    normal user of tests/harness/sandbox/identities.py, which root enters too): at the `user` level the grader
+    refuses a class every user can read. The files stay readable: at `namespaces` each child reads its own."""
+    from tests.harness.sandbox import identities
     from tests.helpers import self_contained
     from tests.paths import AGENTS, REFERENCE_AGENT
 
@@ -45,6 +49,8 @@ def make_class(folder: str, size: int) -> None:
         os.chmod(path, 0o755)
         for name in files:
             os.chmod(os.path.join(path, name), 0o644)
+    os.chown(folder, os.getuid() if identities.need_root() else identities.normal_user(), -1)
+    os.chmod(folder, 0o700)
 
 
 def one_level(folder: str, jobs: int) -> dict:
@@ -68,7 +74,6 @@ def each_level(size: int, jobs: int) -> None:
 
     folder = tempfile.mkdtemp(prefix="spec2code-bench-class-")
     try:
-        os.chmod(folder, 0o755)
         make_class(folder, size)
         print(f"grading {size} distinct submissions with --jobs {jobs}, one level after the other")
         print(f"{'level':<30}{'in force':>12}{'total s':>9}{'s/sub':>8}{'median s':>10}{'score':>7}{'vs before':>11}")
@@ -82,7 +87,10 @@ def each_level(size: int, jobs: int) -> None:
                 argv[0] = identities.python()
                 wrap = identities.as_normal_user if identity == "normal user" else identities.as_docker_default
                 argv = wrap(argv)
-            done = identities.run(argv, timeout=3600, env={"SPEC2CODE_ISOLATION": asked})
+            # At the user level the grader refuses while every user can read the reference: made private meanwhile.
+            hidden = identities.reference_made(0o700) if identity == "docker default" else contextlib.nullcontext()
+            with hidden:
+                done = identities.run(argv, timeout=3600, env={"SPEC2CODE_ISOLATION": asked})
             if done.returncode:
                 print(f"{name:<30}  failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
                 continue

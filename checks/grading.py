@@ -14,7 +14,7 @@ from harness.text import clean_data, one_line
 
 from . import isolation
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
-from .runner import live
+from .runner import live, reach
 from .steps import BY_NUMBER, STEPS
 from .submissions import AGENT, Submission
 
@@ -29,9 +29,13 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
 
     progress: a report.progress.Progress told when each submission starts and ends (None: nothing is shown).
     task: the task of the checks that run the lab's model (see grade_agent). require: the weakest isolation to
-    grade with (default: SPEC2CODE_REQUIRE_ISOLATION); below it, IsolationTooWeak before anything is graded.
+    grade with (default: SPEC2CODE_REQUIRE_ISOLATION); below it, IsolationTooWeak before anything is graded. At the
+    `user` level, reach.Exposed before anything is graded when a child could read the reference or a classmate's.
     """
-    isolation.require(require or settings.get("SPEC2CODE_REQUIRE_ISOLATION"))
+    submissions = list(submissions)
+    found = isolation.require(require or settings.get("SPEC2CODE_REQUIRE_ISOLATION"))
+    # Where a child has a user of its own but no namespaces, nothing it must not read may be open to such a user.
+    reach.guard((found["agent"], found["sandbox"]), [s.path for s in submissions if s.path is not None])
     for current in STEPS:  # load every step's checks here, before threads share them
         current.checks()
     points = tuple(points or (1.0,) * len(STEPS))

@@ -56,21 +56,29 @@ class ChildLink:
         self._pending: list = []
         self._proc = self._slot = None
         self._request = self._reply = self._output = None
+        self._mountpoint = ""
         chosen = ladder(isolation)
         self._slot = _take_slot() if chosen.own_users else None
+        if self._slot is None and chosen.own_users and os.geteuid() == 0:  # never as root: fail closed
+            raise WallsFailed("no user of the sandbox's range was free for the agent's process, so it was not run")
         uid = self._slot.solution if self._slot else os.getuid()
-        self._mountpoint = tidy.owned_folder("spec2code-agent-")  # a dead grader's is reclaimed by the next
+        self._mountpoint = tidy.owned_folder("spec2code-agent-")  # root's, 700, until reach hands it over; a dead grader's is reclaimed by the next
+        try:
+            root, child_py, agent_read = reach.within_reach(chosen.level, Path(agent), self._mountpoint, uid)
+        except OSError as exc:
+            self.stop()
+            raise WallsFailed(f"the agent's process could not have its own copy of the lab ({exc}), so it was not "
+                              "run") from None
         status_read, status_write = os.pipe()
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
         output_write = None
         if show_output:
             self._output, output_write = os.pipe()
-        root, child_py, agent_read = reach.within_reach(chosen.level, Path(agent), self._mountpoint)
         child = [sys.executable, "-I", str(child_py), str(root), str(agent_read),
                  str(request_read), str(reply_write)] + (["--show-output"] if show_output else [])
         start = [sys.executable, "-I", str(HERE / "start.py"), str(os.getpid()), str(status_write), chosen.level,
-                 chosen.via or "-", str(uid), self._mountpoint, str(agent), "--", *child]
+                 chosen.via or "-", str(uid), self._mountpoint, str(agent_read), "--", *child]
         try:
             self._proc = subprocess.Popen(
                 start,
@@ -176,8 +184,10 @@ class ChildLink:
             try:
                 slots.scrub(self._slot)
             finally:
+                self._remove_folder()  # before the slot is free: its next holder has the same user
                 slots.release(self._slot)
                 self._slot = None
+        self._remove_folder()
         self.drain_output()
         for fd in (self._request, self._reply, self._output):
             if fd is not None:
@@ -186,6 +196,8 @@ class ChildLink:
                 except OSError:
                     pass
         self._request = self._reply = self._output = None
+
+    def _remove_folder(self) -> None:
         if self._mountpoint:
             tidy.give_back(self._mountpoint)
             self._mountpoint = ""

@@ -8,7 +8,8 @@ before the agent's code is read: it fails closed.
 
 What the child sees at the namespaces level: the Python runtime, the lab's harness/ and this folder (read-only), the
 agent file itself (read-only), an empty /work and /tmp; no project tree (no reference agent, no class folder), no
-network, no other process.
+network, no other process. At the user level it sees the file system as any user does, from MOUNTPOINT, its own
+folder: there the grader has put a copy of what it needs, AGENT among it, that only its user may read (reach.py).
 """
 
 import importlib.util

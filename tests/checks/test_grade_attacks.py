@@ -1,6 +1,9 @@
 """A class of references, attackers and a link to a classmate's file, graded twice (one at a time, then two at a
 time): every reference earns 5/5, every attacker at most what its honest work earns, the link a row of its own with
-nothing, nothing of theirs is left running, and both CSVs are the same."""
+nothing, nothing of theirs is left running, and both CSVs are the same. Then, at the user level (root with Docker's
+default walls: no namespaces), an agent that hunts for the reference beside the lab and one that reads a
+classmate's copy: grading refuses while the reference is open to every user, and earns them nothing once it is not,
+from a checkout every user can read and from a private one."""
 
 import csv
 import io
@@ -8,6 +11,8 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -33,6 +38,8 @@ AT_MOST = {
     "endless_runs": 4,  # its endless runs are cut off: step 5 fails
     "poisons_the_memory": 5,  # its failed runs are remembered for no one
     "rewrites_results": 5,  # its daemon finds no results.json it may write
+    "steals_the_reference": 0,  # finds no solutions/ beside the lab: nothing of its own
+    "reads_a_copy": 0,  # sees no classmate's process, so no copy to read: nothing of its own
 }
 LINKED = "mallory"  # hands in a link to alice's agent.py: not followed out of mallory's folder
 REFERENCES = ("alice", "bob", "carol", "dan")
@@ -64,8 +71,10 @@ def grade_class(folder, jobs: int, out) -> dict:
 
 def left_running(patience: float = 10) -> dict:
     """The processes an agent's child started that still run (an attacker's daemon, sleepers): processes of the
-    reserved users forked from the agent runner's child. (The sandbox keeps warm spare processes of its own.)"""
+    reserved users forked from this lab's agent runner's child (not another checkout's, graded on the same machine).
+    (The sandbox keeps warm spare processes of its own.)"""
     reserved = range(slots.FIRST_UID, slots.FIRST_UID + 2 * slots.SLOTS)
+    runner = os.fsencode(ROOT / "checks" / "runner")
     deadline, alive = time.monotonic() + patience, {}
     while True:
         alive = {}
@@ -76,7 +85,8 @@ def left_running(patience: float = 10) -> dict:
                     command = f.read()
             except OSError:
                 continue
-            if uid in reserved and b"checks/runner" in command:
+            # this checkout's runner, or a copy of it made for a child at the user level
+            if uid in reserved and b"checks/runner" in command and (runner in command or b"spec2code-agent-" in command):
                 alive[int(pid)] = command.replace(b"\0", b" ").decode(errors="replace")
         if not alive or time.monotonic() >= deadline:
             return alive
@@ -99,41 +109,6 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
     assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")
 
 
-@pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
-                    reason=str(identities.need_root() or "no Python every user may run"))
-@pytest.mark.parametrize("command, says", [("grade", "interrupted, nothing written"), ("check", "Stopped.")])
-def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_path, command, says):
-    """As `timeout` stops run_autograder on Gradescope: SIGTERM to the grader's process group, mid-grading, under
-    Docker's default walls (a user of its own per child, no namespaces to take a daemon down with its child)."""
-    agent = self_contained(AGENTS / "attacking" / "daemon.py", tmp_path)
-    agent = agent.rename(tmp_path / f"daemon_{uuid.uuid4().hex}.py")  # a name its child and daemon run under
-    theirs = agent.name.encode()
-
-    def running() -> list[int]:
-        return [int(pid) for pid, command in left_running(patience=0).items() if theirs in command.encode()]
-
-    options = [str(agent), "--out", str(tmp_path / "grades.csv")] if command == "grade" else ["--agent", str(agent)]
-    command = identities.as_docker_default([identities.python(), "-I", "-m", "lab.commands", command, *options])
-    grader = subprocess.Popen(command, cwd=identities.home(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True, start_new_session=True, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
-    try:
-        deadline, seen = time.monotonic() + 120, []
-        while len(seen) < 2 and grader.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)  # until the child and its daemon run
-            seen = running()
-        assert len(seen) >= 2, "the attacker's daemon never started"
-        os.killpg(grader.pid, signal.SIGTERM)
-        stopped = time.monotonic()
-        grader.wait(timeout=30)
-        took = time.monotonic() - stopped
-        left = running()
-    finally:
-        if grader.poll() is None:
-            os.killpg(grader.pid, signal.SIGKILL)
-            grader.wait()
-        for pid in running():  # what a failed test leaves must not run on for a minute
-            os.kill(pid, signal.SIGKILL)
-    assert left == [], "the attacker's daemon outlived its grader"
-    assert took < 10, f"the grader took {took:.1f} s to stop"  # run_autograder's timeout --kill-after=10
-    assert grader.returncode == 130 and says in grader.stderr.read()
-    assert not (tmp_path / "grades.csv").exists()
+    runner = os.fsencode(ROOT / "checks" / "runner")
+    deadline, alive = time.monotonic() + patience, {}
+    while True:

@@ -115,6 +115,18 @@ def test_when_the_walls_cannot_go_up_the_agent_is_not_run(tmp_path, monkeypatch)
     assert not marker.exists()  # the agent's code never ran
 
 
+@pytest.mark.skipif(os.geteuid() != 0 or not ladder("auto").own_users, reason="as root, children have users of their own")
+def test_as_root_with_no_user_of_its_own_free_the_agent_is_not_run_as_root(tmp_path, monkeypatch):
+    marker = tmp_path / "ran"
+    agent = write_agent(tmp_path, f"open({str(marker)!r}, 'w').write('x')\n\ndef extract_code(reply):\n    return 1\n")
+    monkeypatch.setattr("checks.runner.link._take_slot", lambda: None)  # every slot taken, or no lock folder
+    with Agent(agent) as child:
+        with pytest.raises(LoadFailed, match="no user of the sandbox's range was free for the agent's process, so it "
+                                             "was not run"):
+            child.load()
+    assert not marker.exists()
+
+
 def test_an_agent_file_too_large_is_refused_before_it_is_read(tmp_path):
     agent = tmp_path / "agent.py"
     agent.write_text("# padding\n" * 200_000 + "def extract_code(reply):\n    return reply\n")
@@ -139,6 +151,16 @@ USER_LEVEL_PROBE = textwrap.dedent(
             facts["grader_signalled"] = True
         except OSError:
             facts["grader_signalled"] = False
+        import harness, stat
+        here = os.getcwd()
+        facts["lab_in_place"] = os.path.abspath(harness.__file__).startswith(ROOT + os.sep)
+        facts["agent_in_own_folder"] = os.path.abspath(__file__).startswith(here + os.sep)
+        def mine(path):
+            info = os.stat(path)
+            return [info.st_uid == os.getuid(), oct(stat.S_IMODE(info.st_mode))]
+        facts["here"], facts["own_folder"] = here, mine(here)
+        facts["copy"] = sorted({tuple(mine(os.path.join(top, name))) for top, folders, files in os.walk(here)
+                                for name in folders + files})
         return repr(facts)
     """
 )
@@ -154,6 +176,7 @@ with open(agent, "w") as f:
 os.chmod(agent, 0o644)
 with Agent(agent) as child:
     facts = eval(child.call("extract_code", "x"))
+facts["left_behind"] = os.path.exists(facts.pop("here"))  # its folder, once it has stopped
 print(json.dumps({"level": child.isolation["level"], **facts}))
 """
 
@@ -161,8 +184,8 @@ print(json.dumps({"level": child.isolation["level"], **facts}))
 @pytest.mark.parametrize("mode", [0o755, 0o700], ids=["agent readable by all", "agent in a private folder"])
 def test_under_dockers_default_walls_the_child_is_a_user_of_its_own(project_root, mode):
     """Root without CAP_SYS_ADMIN (Docker's default, Gradescope): no namespaces, so the child gets the `user` level,
-    never root: it cannot read /etc/shadow, write in the lab or signal the grader. An agent (or a lab) in a folder
-    other users cannot read is graded all the same, from a copy (see checks/runner/reach.py)."""
+    never root: it cannot read /etc/shadow, write in the lab or signal the grader. Wherever the agent is, it reads
+    its own copy of the lab and of the agent, which only its user may read (see checks/runner/reach.py)."""
     from tests.harness.sandbox import identities
 
     if identities.need_root() or not identities.python():
@@ -178,7 +201,10 @@ def test_under_dockers_default_walls_the_child_is_a_user_of_its_own(project_root
     facts = json.loads(done.stdout.splitlines()[-1])
     assert facts.pop("level") == "user"
     assert slots.FIRST_UID <= facts.pop("uid") < slots.FIRST_UID + 2 * slots.SLOTS
-    assert facts == {"read_shadow": False, "wrote_lab": False, "grader_signalled": False}
+    assert facts == {"read_shadow": False, "wrote_lab": False, "grader_signalled": False, "lab_in_place": False,
+                     "agent_in_own_folder": True, "own_folder": [True, "0o700"],
+                     "copy": [[True, "0o400"], [True, "0o500"]],  # its own user's, read-only, whatever the modes
+                     "left_behind": False}
     assert not os.path.exists(os.path.join(project_root, "WALL_PROBE"))
 
 

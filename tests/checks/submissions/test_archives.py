@@ -1,5 +1,6 @@
 """checks/submissions/archives.py: a zip is unpacked inside its folder only, with no links, and within limits."""
 
+import os
 import stat
 import zipfile
 
@@ -92,3 +93,15 @@ def test_a_students_zip_of_the_repo_given_to_grade_is_named_by_the_zip(tmp_path)
     with Scratch() as scratch:
         (one,) = survey([str(archive)], scratch=scratch).submissions
         assert one.name == "alice" and one.path.parent.name == "lab" and one.path.read_text() == "x = 1\n"
+
+
+def test_zips_are_unpacked_where_only_the_grader_may_read_them(tmp_path):
+    """At the user level a submission graded beside another could read what every user can: the class it came in,
+    unpacked, is the grader's alone (so the check before grading finds no classmate's file open)."""
+    archive = zip_of(tmp_path / "class.zip", {"alice/agent.py": "x = 1\n", "bob/agent.py": "x = 2\n"})
+    with Scratch() as scratch:
+        found = survey([str(archive)], scratch=scratch)
+        base = scratch.folder().parent
+        info = base.stat()
+        assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (os.geteuid(), 0o700)
+        assert all(base in s.path.parents for s in found.submissions) and len(found.submissions) == 2

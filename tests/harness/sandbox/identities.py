@@ -9,12 +9,14 @@ else the system's Python of the same version, in a small virtual environment tha
 from __future__ import annotations
 
 import atexit
+import contextlib
 import errno
 import functools
 import os
 import platform
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -79,6 +81,19 @@ def home() -> Path:
     shutil.copytree(ROOT, copy / "lab", ignore=skip)
     subprocess.run(["chmod", "-R", "a+rX", str(copy)], check=True)
     return copy / "lab"
+
+
+@contextlib.contextmanager
+def reference_made(mode: int):
+    """The folder of the lab's solutions/ where these identities read it (in home()) given `mode`, put back after:
+    the grader refuses to grade at the `user` level while every user can read the reference (0o700 is the fix)."""
+    reference = home() / "solutions"
+    was = stat.S_IMODE(reference.stat().st_mode)
+    reference.chmod(mode)
+    try:
+        yield reference
+    finally:
+        reference.chmod(was)
 
 
 def script(relative: str) -> str:

@@ -352,3 +352,24 @@ def test_grade_takes_a_task_and_refuses_where_the_walls_are_weaker_than_required
     monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
     with pytest.raises(LabError, match="refusing to grade: the isolation here is 'process'"):
         grade.main([str(REFERENCE_AGENT), "--require-isolation", "namespaces"])
+
+
+def test_at_the_user_level_a_reference_any_user_can_read_stops_grading_with_one_line(tmp_path, capsys, monkeypatch):
+    from checks.runner import reach
+    from lab.commands import main
+
+    if not reach.reference_files():
+        pytest.skip("the lab is installed without solutions/")
+    monkeypatch.setattr("checks.isolation.require", lambda level: {"level": "user", "sandbox": "user",
+                                                                   "agent": "user", "lacks": {}})
+    monkeypatch.setattr(reach, "readable_by_sandbox_user", lambda paths: paths[:1])  # as if every user could
+    graded = []
+    monkeypatch.setattr("checks.grading.grade_submission", lambda *args, **kwargs: graded.append(args))
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(REFERENCE_AGENT), "--out", str(out)]) == 2
+    solutions = REFERENCE_AGENT.resolve().parent
+    assert capsys.readouterr().err == (
+        f"spec2code grade: refusing to grade: every user can read {solutions / 'agent.py'}, so a submission could "
+        f"copy the reference: make its folder private (chmod go-rwx {REFERENCE_AGENT.parent}) or grade where "
+        "namespaces are available\n")
+    assert graded == [] and not out.exists()  # nothing graded, nothing written
