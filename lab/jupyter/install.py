@@ -33,7 +33,7 @@ TERMINAL_RC = "spec2code-terminal.bashrc"  # how a terminal in the lab starts (s
 STATE = PROJECT_ROOT / ".cache" / "jupyterlab"  # the lab's own JupyterLab folder: its layouts and the server's log
 
 # The server's settings (jupyter_server_config.json). A session keeps the kernels of the notebooks in use, not one
-# per notebook ever opened: an idle kernel is stopped, and so is the least recently used one when a kernel starts
+# per notebook ever opened: an idle kernel is stopped, and when a cell runs so are the least recently used ones
 # beyond the few the lab keeps (lab.jupyter.kernels). Every check and try cell stands on its own, so a stopped
 # kernel costs the student only a restart of a few seconds when they come back to that notebook.
 SERVER_CONFIG = {
