@@ -109,6 +109,144 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
     assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")
 
 
-    runner = os.fsencode(ROOT / "checks" / "runner")
-    deadline, alive = time.monotonic() + patience, {}
-    while True:
+@pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
+                    reason=str(identities.need_root() or "no Python every user may run"))
+@pytest.mark.parametrize("command, says", [("grade", "interrupted, nothing written"), ("check", "Stopped.")])
+def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_path, command, says):
+    """As `timeout` stops run_autograder on Gradescope: SIGTERM to the grader's process group, mid-grading, under
+    Docker's default walls (a user of its own per child, no namespaces to take a daemon down with its child)."""
+    agent = self_contained(AGENTS / "attacking" / "daemon.py", tmp_path)
+    agent = agent.rename(tmp_path / f"daemon_{uuid.uuid4().hex}.py")  # a name its child and daemon run under
+    theirs = agent.name.encode()
+
+    def running() -> list[int]:
+        return [int(pid) for pid, command in left_running(patience=0).items() if theirs in command.encode()]
+
+    options = [str(agent), "--out", str(tmp_path / "grades.csv")] if command == "grade" else ["--agent", str(agent)]
+    command = identities.as_docker_default([identities.python(), "-I", "-m", "lab.commands", command, *options])
+    grader = subprocess.Popen(command, cwd=identities.home(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    try:
+        deadline, seen = time.monotonic() + 120, []
+        while len(seen) < 2 and grader.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the child and its daemon run
+            seen = running()
+        assert len(seen) >= 2, "the attacker's daemon never started"
+        os.killpg(grader.pid, signal.SIGTERM)
+        stopped = time.monotonic()
+        grader.wait(timeout=30)
+        took = time.monotonic() - stopped
+        left = running()
+    finally:
+        if grader.poll() is None:
+            os.killpg(grader.pid, signal.SIGKILL)
+            grader.wait()
+        for pid in running():  # what a failed test leaves must not run on for a minute
+            os.kill(pid, signal.SIGKILL)
+    assert left == [], "the attacker's daemon outlived its grader"
+    assert took < 10, f"the grader took {took:.1f} s to stop"  # run_autograder's timeout --kill-after=10
+    assert grader.returncode == 130 and says in grader.stderr.read()
+    assert not (tmp_path / "grades.csv").exists()
+
+
+# --- at the user level: root with Docker's default walls, as on Gradescope and in most containers ---------------
+
+DOCKER = pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
+                            reason=str(identities.need_root() or "no Python every user may run"))
+THIEF, COPIER = "mallory", "ann"  # ann sorts beside alice, so the two are graded at the same time
+
+
+def user_level_class(base: Path) -> Path:
+    """A class folder only root may read (mode 700): references, one agent that hunts for the reference beside the
+    lab, one that reads the copy the grader made for a classmate graded beside it."""
+    folder = base / "class"
+    for name in REFERENCES:
+        (folder / name).mkdir(parents=True)
+        shutil.copy(REFERENCE_AGENT, folder / name / "agent.py")
+    for name, attacker in ((THIEF, "steals_the_reference"), (COPIER, "reads_a_copy")):
+        (folder / name).mkdir()
+        shutil.copy(AGENTS / "attacking" / f"{attacker}.py", folder / name / "agent.py")
+    folder.chmod(0o700)
+    return folder
+
+
+def grade_at_user_level(folder: Path, jobs: int, *, python=None, cwd=None) -> subprocess.CompletedProcess:
+    """`spec2code grade FOLDER --format csv` as root with Docker's default walls (no namespaces: the `user` level)."""
+    command = [python or identities.python(), "-m", "lab.commands", "grade", str(folder), "--format", "csv",
+               "--jobs", str(jobs)]
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "SPEC2CODE_SEED": "20261201"}
+    return subprocess.run(identities.as_docker_default(command), cwd=cwd or identities.home(), env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+def rows_of(done: subprocess.CompletedProcess) -> dict:
+    assert done.returncode == 0, done.stderr
+    assert "isolation: user" in done.stderr, done.stderr
+    return {row["submission"]: row for row in csv.DictReader(io.StringIO(done.stdout))}
+
+
+@pytest.fixture
+def private_reference():
+    """The folder solutions/ made private, as the refusal below says to."""
+    with identities.reference_made(0o700) as reference:
+        yield reference
+
+
+@DOCKER
+def test_at_the_user_level_a_reference_every_user_can_read_is_refused_with_the_fix(tmp_path):
+    """The lab's folder is readable by all (a checkout in /opt, a Docker image), solutions/ too: an agent that finds
+    it from harness.__file__ or the paths it can guess would run the reference as its own (5/5 before this was
+    refused). No wall can hide it without namespaces, so nothing is graded, and the one line says how to fix it."""
+    with identities.reference_made(0o755) as reference:
+        done = grade_at_user_level(user_level_class(tmp_path), 1)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.strip() == (
+        f"spec2code grade: refusing to grade: every user can read {reference / 'agent.py'}, so a submission could "
+        f"copy the reference: make its folder private (chmod go-rwx {reference}) or grade where namespaces are "
+        "available"), done.stderr
+
+
+@DOCKER
+def test_at_the_user_level_two_at_a_time_no_submission_reads_a_classmates_copy_or_the_reference(
+        tmp_path, private_reference):
+    """Graded two at a time, each child's copy of the lab and of its agent.py is its own user's, mode 700: a
+    classmate graded beside it cannot read it, nor the reference; every reference earns 5/5."""
+    rows = rows_of(grade_at_user_level(user_level_class(tmp_path), 2))
+    for name in REFERENCES:
+        assert rows[name]["total"] == "5", (name, rows[name]["notes"])
+    assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
+
+
+def private_checkout(base: Path) -> tuple[Path, str]:
+    """A copy of the lab in a folder only root may read (a home folder of mode 700), and a Python every user can run
+    that has this one's packages and that copy: (the copy, the Python)."""
+    lab = base / "home" / "lab"
+    skip = shutil.ignore_patterns("__pycache__", "node_modules")
+    for name in ("harness", "checks", "lab", "solutions"):
+        shutil.copytree(ROOT / name, lab / name, ignore=skip)
+    shutil.copy(ROOT / "pyproject.toml", lab)
+    (base / "home").chmod(0o700)
+    packages = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+    if not all(identities._readable_by_all(p) for p in packages):
+        pytest.skip("other users cannot read this Python's packages")
+    venv = base / "python"
+    subprocess.run([identities.runtime(), "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
+    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import site; print(site.getsitepackages()[0])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    Path(site, "spec2code-test.pth").write_text("\n".join([*packages, str(lab)]) + "\n")
+    subprocess.run(["chmod", "-R", "a+rX", str(venv)], check=True)
+    base.chmod(0o755)
+    return lab, str(venv / "bin" / "python")
+
+
+@DOCKER
+def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attackers_nothing(private_reference):
+    base = Path(tempfile.mkdtemp(prefix="spec2code-test-checkout-"))
+    try:
+        lab, python = private_checkout(base)
+        rows = rows_of(grade_at_user_level(user_level_class(base / "submissions"), 2, python=python, cwd=lab))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    for name in REFERENCES:
+        assert rows[name]["total"] == "5", (name, rows[name]["notes"])
+    assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
