@@ -20,6 +20,7 @@ import pytest
 
 from harness.sandbox import slots
 from lab.commands import grade
+from tests.harness.sandbox import identities
 from tests.helpers import self_contained
 from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
 
@@ -108,8 +109,6 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
 
 
 # --- at the user level: root with Docker's default walls, as on Gradescope and in most containers ---------------
-
-from tests.harness.sandbox import identities  # noqa: E402
 
 DOCKER = pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
                             reason=str(identities.need_root() or "no Python every user may run"))
@@ -201,6 +200,8 @@ def private_checkout(base: Path) -> tuple[Path, str]:
 
 @DOCKER
 def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attackers_nothing(private_reference):
+    """A lab in a home folder of mode 700 is graded as well, its children reading their own copies. (This
+    checkout's solutions/ is closed too: the copy's Python takes its packages from here, where the thief looks.)"""
     base = Path(tempfile.mkdtemp(prefix="spec2code-test-checkout-"))
     try:
         lab, python = private_checkout(base)
