@@ -241,6 +241,8 @@ def private_checkout(base: Path) -> tuple[Path, str]:
 
 @DOCKER
 def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attackers_nothing(private_reference):
+    """A lab in a home folder of mode 700 is graded as well, its children reading their own copies. (This
+    checkout's solutions/ is closed too: the copy's Python takes its packages from here, where the thief looks.)"""
     base = Path(tempfile.mkdtemp(prefix="spec2code-test-checkout-"))
     try:
         lab, python = private_checkout(base)
