@@ -18,6 +18,7 @@ HOLDOUT_NAMES = [line.split("(")[0][4:] for line in HOLDOUT_TESTS.splitlines() i
 ADD = "def add(a, b):\n    return a + b\n"
 
 
+@pytest.mark.alone  # a margin of two seconds over the timeout
 def test_a_solution_that_hangs_while_loading_fails_every_test():
     started = time.monotonic()
     result = harness.run("while True:\n    pass\n", HOLDOUT_TESTS, timeout=3)
