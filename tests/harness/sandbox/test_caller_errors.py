@@ -85,6 +85,7 @@ def test_the_exceptions_a_correct_solution_raises_are_made_again(raised, caught)
     assert result["error"] is None and result["passed"] == 1, result
 
 
+@pytest.mark.slow  # waits out its 10 s timeout; test_caller.py cuts an output flood in the fast lane
 def test_tests_that_report_a_flood_of_names_give_a_bounded_result_quickly():
     tests = (
         "import json, os\n"
