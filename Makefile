@@ -11,6 +11,8 @@ DEV_STAMP := $(VENV)/.installed-dev
 # setuptools reports every editable install in a box that reads like an error; it is only information.
 PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --disable-pip-version-check
 EXTENSION := lab/jupyter/labextension
+# The tests on every core (pytest-xdist), shared out in the units tests/conftest.py defines.
+PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
 
 .PHONY: lab test test-fast bench labextension clean
 
@@ -18,10 +20,10 @@ lab: $(STAMP)
 	@$(BIN)/spec2code lab
 
 test: $(DEV_STAMP)
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 test-fast: $(DEV_STAMP)  # everything but the tests marked slow: the inner loop, under a minute
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_speed.py --check

@@ -6,6 +6,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+pytest_plugins = ["tests.parallel"]  # how `make test` shares the tests out to every core
+
 
 def pytest_configure(config):
     # A developer's live-model settings must not change what the suite checks.

@@ -7,6 +7,15 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import pytest
+
+
+def first_fast(values) -> list:
+    """Cases for pytest.mark.parametrize (or a fixture's params): the first in the fast lane, every other marked slow,
+    so that `make test-fast` checks one case of the kind and `make test` checks them all."""
+    first, *rest = list(values)
+    return [first, *(pytest.param(value, marks=pytest.mark.slow) for value in rest)]
+
 
 def write_agent(folder: Path, source: str, name: str = "agent.py") -> Path:
     """An agent file in `folder` holding `source` (dedented), as a learner would save it."""

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from tests.helpers import first_fast
 from tests.paths import ROOT
 
 AGENT = "tests/agents/forging/lookup_tables.py"  # relative to the project folder, as the README says
@@ -17,7 +18,7 @@ def run(argv, cwd):
     return subprocess.run([sys.executable, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=180)
 
 
-@pytest.fixture(params=["elsewhere", "notebooks"])
+@pytest.fixture(params=first_fast(["elsewhere", "notebooks"]))  # each starts the lab's commands in processes
 def folder(request, tmp_path):
     """Another folder than the project's: an empty one, and notebooks/, where a notebook's kernel runs."""
     return tmp_path if request.param == "elsewhere" else ROOT / "notebooks"

@@ -25,7 +25,10 @@ from tests.harness.sandbox import identities
 from tests.helpers import self_contained
 from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
 
-pytestmark = pytest.mark.slow  # grades a class of 12, twice
+pytestmark = [
+    pytest.mark.slow,  # grades a class of 12, twice
+    pytest.mark.alone,  # counts the agents' processes left on the whole machine: no other test may grade meanwhile
+]
 
 # What each attacker may earn at most: the steps it does honestly (its attack harms only itself, if anyone).
 AT_MOST = {

@@ -5,13 +5,14 @@ import pytest
 import harness
 from harness.score import no_assertion
 from harness.tasks import LEAP_YEAR, TASKS
+from tests.helpers import first_fast
 
 # The bug score of the offline model's own tests, per task (caught, planted).
 MODEL_SCORES = {"leap_year": (5, 5), "median": (5, 8), "to_roman": (6, 8), "parse_duration": (8, 13),
                 "merge_intervals": (8, 10), "wrap_text": (9, 11)}
 
 
-@pytest.mark.parametrize("name", TASKS)
+@pytest.mark.parametrize("name", first_fast(TASKS))  # each runs the tests against every planted bug of a task
 def test_the_offline_models_tests_get_their_score_on_every_task(name):
     task = TASKS[name]
     score = harness.score_tests(task.script.tests, task)
@@ -22,6 +23,7 @@ def test_the_offline_models_tests_get_their_score_on_every_task(name):
     assert score["smells"]["no assertion"] == [] and score["smells"]["flaky"] == []
 
 
+@pytest.mark.slow  # 13 planted bugs; test_tasks.py has every planted bug fail the held-out tests in the fast lane
 def test_the_held_out_tests_catch_every_planted_bug():
     assert harness.score_tests(TASKS["parse_duration"].holdout_tests, "parse_duration")["score"] == (13, 13)
 

@@ -8,6 +8,7 @@ import pytest
 import harness
 import harness.model.reading
 from harness.tasks import DEFAULT, LEAP_YEAR, TASKS, Task, UnknownTask, task
+from tests.helpers import first_fast
 
 TUTORIAL_TESTS = '''\
 import pytest
@@ -81,7 +82,7 @@ def test_the_tutorials_four_parse_duration_tests_pass_on_the_reference():
     assert (result["passed"], result["failed"], result["error"]) == (4, [], None)
 
 
-@pytest.mark.parametrize("item", TASKS.values(), ids=TASKS.keys())
+@pytest.mark.parametrize("item", first_fast(TASKS.values()), ids=TASKS.keys())  # a run per planted bug
 def test_the_reference_passes_its_held_out_and_model_tests_and_every_planted_bug_fails(item):
     for tests in (item.holdout_tests, item.script.tests):
         result = harness.run(item.reference, tests)

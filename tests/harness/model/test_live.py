@@ -210,6 +210,7 @@ def hang(server):
     return release
 
 
+@pytest.mark.alone  # the wait it measures is in the message
 def test_a_server_that_never_answers_is_reported_with_the_real_wait(server):
     release = hang(server)
     try:
@@ -219,6 +220,7 @@ def test_a_server_that_never_answers_is_reported_with_the_real_wait(server):
         release.set()
 
 
+@pytest.mark.alone  # a margin of one second over the wait
 def test_the_whole_wait_is_the_setting_retries_included(server, monkeypatch):
     monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "1.5")
     release = hang(server)
@@ -232,6 +234,7 @@ def test_the_whole_wait_is_the_setting_retries_included(server, monkeypatch):
     assert len(server.requests) <= 1
 
 
+@pytest.mark.alone  # the wait it measures is in the message
 def test_a_connect_timeout_says_the_server_could_not_be_reached(monkeypatch):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))

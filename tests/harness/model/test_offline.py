@@ -342,6 +342,7 @@ HUGE = 4_000_000  # characters
     ],
     ids=["expected", "newlines", "leap", "spaces", "punctuation", "words", "long middle", "errors"],
 )
+@pytest.mark.alone  # times half a second of work
 def test_a_prompt_of_megabytes_is_answered_well_under_a_second(prompt):
     start = time.perf_counter()
     reply(prompt)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import errno
+import fcntl
 import functools
 import os
 import platform
@@ -160,13 +161,15 @@ def python() -> str | None:
 
 
 def normal_user() -> int:
-    """The uid of a normal user made for these tests (created once)."""
-    try:
-        return int(subprocess.run(["id", "-u", USER], capture_output=True, text=True, check=True).stdout)
-    except subprocess.CalledProcessError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
-                       check=True, capture_output=True)
-        return int(subprocess.run(["id", "-u", USER], capture_output=True, text=True, check=True).stdout)
+    """The uid of a normal user made for these tests (created once, by one test process at a time)."""
+    with open(f"/tmp/{USER}.lock", "w") as lock:  # /tmp itself: each worker of a parallel run has a TMPDIR of its own
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the workers of a parallel run (or two runs) must not both make the user
+        found = subprocess.run(["id", "-u", USER], capture_output=True, text=True)
+        if found.returncode != 0:
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+                           check=True, capture_output=True)
+            found = subprocess.run(["id", "-u", USER], capture_output=True, text=True, check=True)
+        return int(found.stdout)
 
 
 def as_normal_user(argv: list[str]) -> list[str]:

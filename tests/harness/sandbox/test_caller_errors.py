@@ -18,6 +18,7 @@ HOLDOUT_NAMES = [line.split("(")[0][4:] for line in HOLDOUT_TESTS.splitlines() i
 ADD = "def add(a, b):\n    return a + b\n"
 
 
+@pytest.mark.alone  # a margin of two seconds over the timeout
 def test_a_solution_that_hangs_while_loading_fails_every_test():
     started = time.monotonic()
     result = harness.run("while True:\n    pass\n", HOLDOUT_TESTS, timeout=3)
@@ -84,6 +85,7 @@ def test_the_exceptions_a_correct_solution_raises_are_made_again(raised, caught)
     assert result["error"] is None and result["passed"] == 1, result
 
 
+@pytest.mark.slow  # waits out its 10 s timeout; test_caller.py cuts an output flood in the fast lane
 def test_tests_that_report_a_flood_of_names_give_a_bounded_result_quickly():
     tests = (
         "import json, os\n"

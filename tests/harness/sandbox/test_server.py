@@ -77,6 +77,7 @@ def test_the_server_removes_its_folder_when_its_caller_is_interrupted_or_dies(ho
     assert gone(facts["server"], facts["folder"]), f"{facts} left behind"
 
 
+@pytest.mark.slow  # makes and removes a deep tree through the server; test_tidy.py removes a deeper one, fast
 def test_a_deep_folder_tree_made_by_hostile_tests_is_removed(monkeypatch):
     monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")  # the tests' folder is then on the machine's disk
     tests = (

@@ -106,6 +106,7 @@ def test_the_agent_variable_selects_the_agent(monkeypatch, capsys, tmp_path):
 
 
 
+@pytest.mark.slow  # two steps on another task; test_grade_command.py grades with --task in the fast lane
 def test_a_task_can_be_chosen_for_the_checks_that_run_the_labs_model(capsys):
     code, out = check(capsys, "2", "4", "--task", "parse_duration", "--agent", str(REFERENCE), "--format", "json")
     report = json.loads(out)

@@ -35,6 +35,7 @@ def test_the_honest_model_has_no_gap_and_the_chart_is_written(capsys, tmp_path):
     assert "Review" not in out
 
 
+@pytest.mark.slow  # the gaming model's gap is measured below, and its review flags in test_try_agent.py
 def test_the_gaming_model_has_a_gap_and_its_special_cases_are_flagged(capsys, tmp_path):
     code, out, _ = run_gap(capsys, tmp_path, "--tasks", "leap_year,wrap_text", "--model", "gaming")
     assert code == 0

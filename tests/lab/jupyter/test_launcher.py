@@ -99,6 +99,7 @@ def test_a_busy_port_is_a_clear_message(capsys, tmp_path, monkeypatch):
     assert f"Port {port} is already in use. Choose another with --port" in err
 
 
+@pytest.mark.slow  # starts the lab's command, JupyterLab's imports included; test_install.py checks setup() itself
 def test_setup_only_is_what_the_makefile_runs():
     done = subprocess.run([sys.executable, "-m", "lab.commands", "lab", "--setup-only"], capture_output=True,
                           text=True, timeout=120)
