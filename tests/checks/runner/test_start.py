@@ -159,8 +159,9 @@ USER_LEVEL_PROBE = textwrap.dedent(
             info = os.stat(path)
             return [info.st_uid == os.getuid(), oct(stat.S_IMODE(info.st_mode))]
         facts["here"], facts["own_folder"] = here, mine(here)
+        # all but the grader's own note of who made the folder (root's, for reclaiming it: see harness/sandbox/tidy.py)
         facts["copy"] = sorted({tuple(mine(os.path.join(top, name))) for top, folders, files in os.walk(here)
-                                for name in folders + files})
+                                for name in folders + files if name != ".spec2code-owner"})
         return repr(facts)
     """
 )
