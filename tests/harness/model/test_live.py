@@ -210,11 +210,11 @@ def hang(server):
     return release
 
 
-@pytest.mark.alone  # the wait it measures is in the message
+@pytest.mark.alone  # the wait it measures is in the message: at least the 0.5 s allowed, more on a loaded machine
 def test_a_server_that_never_answers_is_reported_with_the_real_wait(server):
     release = hang(server)
     try:
-        with pytest.raises(ModelError, match=r"accepted the request but sent no answer in 0.5 s \(SPEC2CODE_LIVE_WAIT=0.5"):
+        with pytest.raises(ModelError, match=r"accepted the request but sent no answer in (0\.[5-9]|1\.\d) s \(SPEC2CODE_LIVE_WAIT=0.5"):
             live_model.reply("Write is_leap_year.", wait=0.5)
     finally:
         release.set()
