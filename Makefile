@@ -11,8 +11,9 @@ DEV_STAMP := $(VENV)/.installed-dev
 # setuptools reports every editable install in a box that reads like an error; it is only information.
 PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --disable-pip-version-check
 EXTENSION := lab/jupyter/labextension
-# The tests on every core (pytest-xdist), shared out in the units tests/conftest.py defines.
-PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
+# One test process: the run on both cores (-n auto --dist loadgroup, tests/parallel.py) lost its workers' temporary
+# folders mid-run in a clean clone, so it stays opt-in (make test PYTEST_ARGS="-n auto --dist loadgroup") until fixed.
+PYTEST := $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 .PHONY: lab test test-fast bench labextension clean
 
@@ -22,7 +23,7 @@ lab: $(STAMP)
 test: $(DEV_STAMP)
 	$(PYTEST)
 
-test-fast: $(DEV_STAMP)  # everything but the tests marked slow: the inner loop, under a minute
+test-fast: $(DEV_STAMP)  # everything but the tests marked slow: the inner loop
 	$(PYTEST) -m "not slow"
 
 bench: $(STAMP)
