@@ -8,7 +8,6 @@ import importlib.util
 import io
 import marshal
 import os
-import stat
 import zipfile
 from pathlib import Path
 
@@ -25,22 +24,6 @@ _ZIPPED: dict[tuple, bytes] = {}  # harness.zip, by the names, times and sizes o
 class Exposed(LabError):
     """At the `user` level a file no submission may read (the reference, a classmate's agent) is open to any user,
     and the lab cannot hide it without a mount namespace: grading is refused, and the message says how to fix it."""
-
-
-def readable_by_all(path) -> bool:
-    """True if any user can read `path`: the file, and every folder on the way to it (by their mode bits)."""
-    path = os.path.abspath(path)
-    while True:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            return False
-        if not mode & (stat.S_IXOTH if stat.S_ISDIR(mode) else stat.S_IROTH):
-            return False
-        parent = os.path.dirname(path)
-        if parent == path:
-            return True
-        path = parent
 
 
 def within_reach(level: str, agent: Path, folder: str, uid: int) -> tuple[Path, Path, Path]:
