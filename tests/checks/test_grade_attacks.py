@@ -88,8 +88,9 @@ def left_running(patience: float = 10) -> dict:
                     command = f.read()
             except OSError:
                 continue
-            # this checkout's runner, or a copy of it made for a child at the user level
-            if uid in reserved and b"checks/runner" in command and (runner in command or b"spec2code-agent-" in command):
+            # this checkout's runner, or the copy of it made for a child at the user level
+            copy = b"spec2code-agent-" in command and b"/runner/child.py" in command  # the user level's own copy
+            if uid in reserved and (runner in command or copy):
                 alive[int(pid)] = command.replace(b"\0", b" ").decode(errors="replace")
         if not alive or time.monotonic() >= deadline:
             return alive
@@ -115,7 +116,8 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
 @pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
                     reason=str(identities.need_root() or "no Python every user may run"))
 @pytest.mark.parametrize("command, says", [("grade", "interrupted, nothing written"), ("check", "Stopped.")])
-def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_path, command, says):
+def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_path, command, says,
+                                                                            private_reference):
     """As `timeout` stops run_autograder on Gradescope: SIGTERM to the grader's process group, mid-grading, under
     Docker's default walls (a user of its own per child, no namespaces to take a daemon down with its child)."""
     agent = self_contained(AGENTS / "attacking" / "daemon.py", tmp_path)
