@@ -120,6 +120,17 @@ def rest(port, token, path):
         return json.loads(response.read())
 
 
+def kernels_once_settled(port, token):
+    """The kernels running once the lab has stopped those it stops after a cell run (a kernel stops in a second or
+    two; one started moments ago is left alone a few seconds more)."""
+    deadline = time.monotonic() + kernels.STARTED_MOMENTS_AGO + 60
+    while True:
+        running = [k["id"] for k in rest(port, token, "/api/kernels")]
+        if len(running) <= kernels.MOST_KERNELS or time.monotonic() > deadline:
+            return running
+        time.sleep(0.5)
+
+
 def test_the_lab_opens_the_start_notebook_with_agent_py_beside_it(server, page):
     port, token, _ = server
     committed = (ROOT / launch.START_NOTEBOOK).read_bytes()
@@ -379,6 +390,8 @@ def test_a_session_keeps_two_kernels_and_a_notebook_whose_kernel_was_stopped_run
         cell.locator(".jp-OutputArea-output").first.wait_for()
         return cell
 
+    closed = []  # the kernel websockets the page saw close
+    page.on("websocket", lambda socket: socket.on("close", lambda gone: closed.append(gone.url)))
     page.goto(alone(port, token, f"notebooks/{first}"))
     run_first_code_cell(first)
     stopped = kernel_of(first)
@@ -386,13 +399,74 @@ def test_a_session_keeps_two_kernels_and_a_notebook_whose_kernel_was_stopped_run
         page.locator(".jp-DirListing-item").filter(has_text=name).dblclick()
         tab(page, name).wait_for()
         run_first_code_cell(name)
-    running = [k["id"] for k in rest(port, token, "/api/kernels")]
+    running = kernels_once_settled(port, token)  # the cell run in the third notebook stops the first's kernel
     assert stopped not in running and len(running) <= kernels.MOST_KERNELS, running
+    # JupyterLab drops a notebook's session once its kernel's websocket has closed; a notebook on screen at that
+    # moment shows "Disconnected" rather than "No Kernel" (its next cell starts a kernel all the same).
+    deadline = time.monotonic() + 30
+    while not any(stopped in url for url in closed) and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    page.wait_for_timeout(2000)
 
     cell = run_first_code_cell(first, "No Kernel")  # back to step 1, as a student checking something
     assert kernel_of(first) not in (None, stopped), "step 1's notebook did not get a new kernel"
     page.wait_for_function("prompt => prompt.textContent.includes('[1]')",
                            arg=cell.locator(".jp-InputArea-prompt").element_handle())
     assert page.locator(".jp-Dialog").count() == 0, "a dialog (kernel picker, restart?) opened"
-    assert len(rest(port, token, "/api/kernels")) <= kernels.MOST_KERNELS
+    assert len(kernels_once_settled(port, token)) <= kernels.MOST_KERNELS
     screenshot(page, "kernel-started-again")
+
+
+# Every dialog JupyterLab shows from the moment a page starts loading, however briefly: its text is read at the end.
+RECORD_DIALOGS = """(() => {
+    window.dialogsShown = [];
+    const seen = new WeakSet();
+    new MutationObserver(() => {
+        for (const dialog of document.querySelectorAll('.jp-Dialog')) {
+            if (!seen.has(dialog)) {
+                seen.add(dialog);
+                window.dialogsShown.push(dialog.textContent);
+            }
+        }
+    }).observe(document.documentElement, {childList: true, subtree: true});
+})()"""
+
+
+def test_a_reload_with_several_notebooks_open_shows_no_dialog_and_the_notebook_on_screen_keeps_its_kernel(
+        server, page):
+    """A reload asks for a session for every open notebook at once (some of them stopped by the lab meanwhile)."""
+    port, token, _ = server
+    names = ["01_extract_code.ipynb", "02_write_tests.ipynb", "03_write_solution.ipynb", "04_solve.ipynb",
+             "00_start.ipynb"]  # the last one opened is on screen; its first cell is quick to run
+    idle = page.locator(".jp-StatusBar-Widget").get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle").first
+    page.add_init_script(RECORD_DIALOGS)
+    page.goto(alone(port, token, f"notebooks/{names[0]}"))
+    tab(page, names[0]).wait_for()
+    for name in names[1:]:
+        page.locator(".jp-DirListing-item").filter(has_text=name).dblclick()
+        tab(page, name).wait_for()
+    idle.wait_for()
+
+    def sessions():
+        running = {k["id"] for k in rest(port, token, "/api/kernels")}
+        return {s["name"]: s["kernel"]["id"] in running for s in rest(port, token, "/api/sessions")}
+
+    for reloads in range(2):
+        on_screen = tab(page, names[-1])
+        cell = page.locator(f"[id='{on_screen.get_attribute('data-id')}'] .jp-CodeCell").first
+        cell.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Escape")
+        page.keyboard.press("Shift+Enter")  # the student works here: the lab stops the kernels beyond its two
+        cell.locator(".jp-OutputArea-output").first.wait_for()
+        running = kernels_once_settled(port, token)
+        assert len(running) <= kernels.MOST_KERNELS and len(sessions()) == len(running)  # a reload asks anew
+
+        page.reload()
+        tab(page, names[-1]).wait_for()
+        assert "lm-mod-current" in tab(page, names[-1]).get_attribute("class")
+        idle.wait_for()
+        time.sleep(8)  # the sessions of the other notebooks are made meanwhile; an error would show as a dialog
+        assert page.evaluate("() => window.dialogsShown") == [], f"reload {reloads + 1} showed a dialog"
+        assert idle.is_visible(), "the notebook on screen lost its kernel"
+        assert sorted(sessions()) == sorted(names) and all(sessions().values()), sessions()
+        screenshot(page, f"reload-{reloads + 1}")
