@@ -123,7 +123,7 @@ def rest(port, token, path):
 def kernels_once_settled(port, token):
     """The kernels running once the lab has stopped those it stops after a cell run (a kernel stops in a second or
     two; one started moments ago is left alone a few seconds more)."""
-    deadline = time.monotonic() + kernels.STARTED_MOMENTS_AGO + 60
+    deadline = time.monotonic() + kernels.NEW_FOR + 60
     while True:
         running = [k["id"] for k in rest(port, token, "/api/kernels")]
         if len(running) <= kernels.MOST_KERNELS or time.monotonic() > deadline:

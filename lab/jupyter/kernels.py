@@ -9,9 +9,9 @@ stopped notebook costs a kernel start of a few seconds: JupyterLab starts one wh
 
 Why a cell run, and not a kernel start: reloading the page (or a first load of a saved layout) starts a kernel for
 every open notebook at once, and nothing then tells the server which one the student is looking at; the next cell
-run does. Stopping kernels at start stopped ones whose sessions were still being created (an error dialog each)
-and, as often, the kernel of the notebook on screen. A kernel started moments ago and not yet used is neither
-stopped nor counted until STARTED_MOMENTS_AGO has passed; the lab looks again then.
+run does. Stopping kernels at start stopped ones whose sessions were still being made (an error dialog each) and,
+as often, the kernel of the notebook on screen. A kernel started less than NEW_FOR seconds ago and not yet used is
+neither stopped nor counted; the lab looks again once it counts.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from traitlets import Float, Integer
 
 MOST_KERNELS = 2  # the notebook in use and the one before it (say, the start notebook, or the previous step)
-STARTED_MOMENTS_AGO = 10.0  # seconds a new kernel is left alone: its session is being made, its notebook connecting
+NEW_FOR = 10.0  # seconds a kernel just started is left alone: its session is being made, its notebook connecting
 NEVER = datetime.min.replace(tzinfo=timezone.utc)  # the last activity of a kernel that has not said (UTC, as theirs)
 
 
@@ -34,8 +34,8 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def least_recently_used(kernels: dict[str, tuple[object, str]], most: int, new: frozenset[str] = frozenset()
-                        ) -> list[str]:
+def least_recently_used(kernels: dict[str, tuple[object, str]], most: int,
+                        new: frozenset[str] = frozenset()) -> list[str]:
     """The kernels to stop so that at most `most` remain, the least recently used first.
 
     `kernels` maps a kernel's id to (its last use, anything that sorts; its execution state). A busy kernel is never
@@ -62,8 +62,8 @@ class RecentKernels(AsyncMappingKernelManager):
 
     most_kernels = Integer(MOST_KERNELS, config=True,
                            help="How many kernels may run at once; a cell run stops the least recently used others.")
-    started_moments_ago = Float(STARTED_MOMENTS_AGO, config=True,
-                                help="Seconds a kernel just started and not yet used is neither stopped nor counted.")
+    new_for = Float(NEW_FOR, config=True,
+                    help="Seconds a kernel just started and not yet used is neither stopped nor counted.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -76,7 +76,7 @@ class RecentKernels(AsyncMappingKernelManager):
 
     def pre_start_kernel(self, kernel_name, kwargs):
         kernel, kernel_name, kernel_id = super().pre_start_kernel(kernel_name, kwargs)
-        kernel.last_activity = utcnow()  # listed while it starts: GET /api/kernels must not fail on it meanwhile
+        kernel.last_activity, kernel.execution_state = utcnow(), "starting"  # it is listed before its start is done
         self._started[kernel_id] = math.inf
         return kernel, kernel_name, kernel_id
 
@@ -112,7 +112,10 @@ class RecentKernels(AsyncMappingKernelManager):
             stream.close()
 
     async def stop_least_recently_used(self) -> None:
-        """Stop the kernels beyond `most_kernels`, least recently used first; look again once the new ones count."""
+        """Stop the kernels beyond `most_kernels`, least recently used first; look again once the new ones count.
+
+        A kernel's last use is when a cell last ran in it, then (for those where none has) its last activity.
+        """
         async with self._trimming:
             running = self.list_kernel_ids()
             for gone in [k for k, at in self._started.items() if k not in running and at != math.inf]:
@@ -120,7 +123,7 @@ class RecentKernels(AsyncMappingKernelManager):
                 self._ran.pop(gone, None)
             now = time.monotonic()
             new = frozenset(k for k in running if k not in self._ran
-                            and now - self._started.get(k, math.inf) < self.started_moments_ago)
+                            and now - self._started.get(k, math.inf) < self.new_for)
             kernels = {}
             for kernel_id in running:
                 kernel = self.get_kernel(kernel_id)
@@ -136,7 +139,7 @@ class RecentKernels(AsyncMappingKernelManager):
                     self.log.warning("Could not stop kernel %s: %s", kernel_id, failed)
             if new and len(running) - len(stop) > self.most_kernels:  # look again once the new ones count
                 newest = max(self._started.get(k, math.inf) for k in new)
-                self.look_again(min(newest - now, 0) + self.started_moments_ago + 0.5)
+                self.look_again(min(newest - now, 0) + self.new_for + 0.5)
 
     def look_again(self, delay: float) -> None:
         """Stop the least recently used kernels in `delay` seconds (at once for 0); a later call replaces a wait."""

@@ -16,7 +16,7 @@ from tests.shipped import stubs_file
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)  # the server's times are UTC-aware
 NOTEBOOKS = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "notebooks").glob("*.ipynb"))
-SETTLED = kernels.STARTED_MOMENTS_AGO + 60  # seconds for the lab to stop what it stops, on a slow, busy machine
+SETTLED = kernels.NEW_FOR + 60  # seconds for the lab to stop what it stops, on a slow, busy machine
 
 
 def used(minutes_ago, state="idle"):
@@ -76,7 +76,7 @@ def test_a_real_kernel_manager_stops_the_least_recently_used_kernel_when_a_cell_
         return set(manager.list_kernel_ids())
 
     async def start_three():
-        manager = kernels.RecentKernels(root_dir=str(tmp_path), most_kernels=2, started_moments_ago=600)
+        manager = kernels.RecentKernels(root_dir=str(tmp_path), most_kernels=2, new_for=600)
         try:
             started = [await manager.start_kernel(kernel_name="python3") for _ in range(3)]
             after_start = set(manager.list_kernel_ids())
@@ -84,7 +84,7 @@ def test_a_real_kernel_manager_stops_the_least_recently_used_kernel_when_a_cell_
                 await run_a_cell(manager, kernel_id)
             await asyncio.sleep(2)
             while_new = set(manager.list_kernel_ids())
-            manager.started_moments_ago = 0  # as if it had been open a while and never used
+            manager.new_for = 0  # as if it had been open a while and never used
             await run_a_cell(manager, started[2])
             after_run = await until_fewer_than(manager, 3)
             again = await manager.start_kernel(kernel_id=started[2], kernel_name="python3")  # reused, not started
@@ -152,7 +152,7 @@ def test_a_reload_opening_every_notebook_at_once_gets_every_session_and_keeps_th
         assert [status for status, _ in answers] == [201] * len(NOTEBOOKS), answers
         assert set(polled) == {200}, "JupyterLab's polls of /api/kernels and /api/sessions failed meanwhile"
         if not reloads:
-            time.sleep(kernels.STARTED_MOMENTS_AGO + 2)  # nothing says yet which notebook is on screen: all stay
+            time.sleep(kernels.NEW_FOR + 2)  # nothing says yet which notebook is on screen: all stay
         sessions, running = sessions_and_kernels(lab)
         assert sorted(sessions) == NOTEBOOKS and set(sessions.values()) == running, (sessions, running)
         assert {answer["kernel"]["id"] for _, answer in answers} == running
