@@ -1,5 +1,6 @@
 """The walls grading has here: the weaker of the sandbox's (the model's code) and the agent child's (the learner's
-code), as every report states it; and refusing to grade below a level an instructor requires."""
+code), as every report states it; and refusing to grade below a level an instructor requires, or where either
+side would run no code at all (as root, with no user of its own to give it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ class IsolationTooWeak(LabError):
 
 
 def in_force() -> dict:
-    """{"level": the weaker of the two, "sandbox": its level, "agent": the agent child's level, "lacks": {wall: why}}."""
+    """{"level": the weaker of the two, "sandbox": its level, "agent": the agent child's level, "lacks": {wall: why},
+    "refused": why no code may run here, "" where code may}."""
     from harness import sandbox
 
     from .runner.link import ladder
@@ -20,12 +22,17 @@ def in_force() -> dict:
     child = ladder(settings.get("SPEC2CODE_ISOLATION"))
     ran = sandbox.isolation_level()
     lacks = {**child.lacks, **sandbox.isolation_lacks()}
-    return {"level": levels.weaker(ran, child.level), "sandbox": ran, "agent": child.level, "lacks": lacks}
+    refused = child.refused or sandbox.isolation_refused()
+    return {"level": levels.weaker(ran, child.level), "sandbox": ran, "agent": child.level, "lacks": lacks,
+            "refused": refused}
 
 
 def require(level: str | None) -> dict:
-    """What is in force, or IsolationTooWeak when it is weaker than `level` (None: anything goes)."""
+    """What is in force, or IsolationTooWeak when it is weaker than `level` (None: anything goes) or when no code may
+    run here at all: a grade where no learner's or model's code ran would read as a class of zeros."""
     found = in_force()
+    if found["refused"]:
+        raise IsolationTooWeak(f"refusing to grade: {found['refused']}")
     if level and not levels.at_least(found["level"], level):
         missing = "; ".join(found["lacks"].values()) or "see 'The sandbox' in the README"
         raise IsolationTooWeak(

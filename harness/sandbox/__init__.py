@@ -8,6 +8,6 @@ reachable.py (as root, what the runs' own users must reach: their folders, a Pyt
 cgroups.py and tidy.py (giving back what a run took).
 """
 
-from .caller import isolation_lacks, isolation_level, isolation_summary, run
+from .caller import isolation_lacks, isolation_level, isolation_refused, isolation_summary, run
 
-__all__ = ["isolation_lacks", "isolation_level", "isolation_summary", "run"]
+__all__ = ["isolation_lacks", "isolation_level", "isolation_refused", "isolation_summary", "run"]

@@ -129,6 +129,11 @@ def isolation_lacks() -> dict:
     return dict(_hello().get("lacks") or {})
 
 
+def isolation_refused() -> str:
+    """Why the sandbox runs no code at all on this machine (see walls.Ladder.refused); "" where it runs code."""
+    return str(_hello().get("refused") or "")
+
+
 def isolation_summary() -> str:
     """One line for people: the isolation in force and, where it is weaker, what could not be enforced."""
     hello = _hello()
@@ -144,7 +149,7 @@ def _hello() -> dict:
         try:
             _SERVER.ensure()
         except RuntimeError as e:
-            return {"isolation": PROCESS, "notes": [str(e)]}
+            return {"isolation": PROCESS, "notes": [str(e)], "refused": str(e)}
         return _SERVER.hello
 
 

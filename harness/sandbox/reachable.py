@@ -110,11 +110,13 @@ def _files() -> list[tuple[str, str]]:
         for name in sorted(names):
             if ".opt-" not in name:  # compiled for -O only: never used here
                 files.append((os.path.join(folder, name), os.path.normpath(os.path.join(lib, inside, name))))
+    # pytest's distributions go beside the standard library, which every Python puts on its path: Debian's reads
+    # dist-packages where others read site-packages, and a copy of it found no pytest there (its sandbox never started).
     for dist in _test_distributions():
         for entry in dist.files or []:
             source = str(dist.locate_file(entry))
             if entry.parts[0] != ".." and os.path.isfile(source):
-                files.append((source, f"{lib}/site-packages/{entry}"))
+                files.append((source, f"{lib}/{entry}"))
     return files
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.sandbox import slots
+from harness.sandbox import reachable, slots
 from lab.commands import grade
 from tests.harness.sandbox import identities
 from tests.helpers import self_contained
@@ -248,7 +248,7 @@ def private_checkout(base: Path) -> tuple[Path, str]:
 def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attackers_nothing(private_reference):
     """A lab in a home folder of mode 700 is graded as well, its children reading their own copies. (This
     checkout's solutions/ is closed too: the copy's Python takes its packages from here, where the thief looks.)"""
-    base = Path(tempfile.mkdtemp(prefix="spec2code-test-checkout-"))
+    base = Path(tempfile.mkdtemp(prefix="spec2code-test-checkout-", dir=reachable.scratch()))  # not a private TMPDIR
     try:
         lab, python = private_checkout(base)
         rows = rows_of(grade_at_user_level(user_level_class(base / "submissions"), 2, python=python, cwd=lab))
@@ -257,3 +257,17 @@ def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attac
     for name in REFERENCES:
         assert rows[name]["total"] == "5", (name, rows[name]["notes"])
     assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
+
+
+@DOCKER
+def test_at_the_user_level_a_python_no_other_user_can_run_is_refused_before_anything_is_graded(tmp_path):
+    """Python where only root may read it (pyenv under /root, a private TMPDIR): no run could have a user of its own,
+    and none may run as root, so nothing is graded (it once printed a class of zeros and exit status 0)."""
+    lab, python = private_checkout(tmp_path)
+    tmp_path.chmod(0o700)
+    done = grade_at_user_level(user_level_class(tmp_path / "submissions"), 2, python=python, cwd=lab)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    said = done.stderr.strip()
+    assert said.startswith("spec2code grade: refusing to grade: the sandbox will not run untrusted code as root: "
+                           f"Python at {tmp_path / 'python'} cannot be read by other users"), said
+    assert "\n" not in said and "SPEC2CODE_ISOLATION=process" in said, said

@@ -31,6 +31,21 @@ def test_below_the_required_level_nothing_is_graded(monkeypatch, tmp_path):
     assert checks.grade_agent(REFERENCE_AGENT, steps=[1], require="process")["isolation"] == "process"
 
 
+def test_where_no_code_may_run_nothing_is_graded_and_the_reason_is_the_message(monkeypatch, tmp_path):
+    """As root with no user to give the runs (Python only root may read, say), the sandbox runs nothing: a grade there
+    would be a class of zeros, so it is refused, in the sandbox's own words."""
+    from harness import sandbox
+
+    why = "the sandbox will not run untrusted code as root: Python at /root/.pyenv cannot be read by other users"
+    monkeypatch.setattr(sandbox, "isolation_refused", lambda: why)
+    marker = tmp_path / "ran"
+    agent = tmp_path / "agent.py"
+    agent.write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    with pytest.raises(isolation.IsolationTooWeak) as raised:
+        checks.grade_agent(agent)
+    assert str(raised.value) == f"refusing to grade: {why}" and not marker.exists()
+
+
 def test_a_submission_that_uses_up_its_budget_is_stopped_with_a_message(monkeypatch):
     from checks import engine
 

@@ -28,7 +28,10 @@ def test_the_held_out_tests_catch_every_planted_bug():
     assert harness.score_tests(TASKS["parse_duration"].holdout_tests, "parse_duration")["score"] == (13, 13)
 
 
-def test_wrong_tests_weak_tests_and_flaky_tests_are_named():
+def test_wrong_tests_weak_tests_and_flaky_tests_are_named(monkeypatch):
+    # 16 runs of the reference: the coin keeps one verdict in all of them (and then may catch a bug by chance) 1 time
+    # in 32768; at the lab's 3, 1 in 4, which made this test fail now and then.
+    monkeypatch.setattr(harness.score, "REPEATS", 16)
     tests = '''\
 import random
 
@@ -59,12 +62,13 @@ def test_centuries():
     assert score["smells"]["no assertion"] == ["test_checks_nothing"]
     assert score["smells"]["passes on a constant"]["test_only_common_years"] == "return False"
     assert "test_centuries" not in score["smells"]["passes on a constant"]
-    assert score["by"]["forgets_centuries"] == ["test_centuries"]
+    assert score["smells"]["flaky"] == ["test_a_coin"]
+    assert score["by"]["forgets_centuries"] == ["test_centuries"]  # a flaky test catches nothing
     assert "forgets_centuries" in score["caught"] and "no_validation" in score["missed"]
 
 
 def test_a_coin_toss_is_flaky(monkeypatch):
-    monkeypatch.setattr(harness.score, "REPEATS", 8)  # 8 runs: the chance of no change is 1 in 128
+    monkeypatch.setattr(harness.score, "REPEATS", 16)  # 16 runs: the chance of no change is 1 in 32768
     score = harness.score_tests("import random\n\ndef test_coin():\n    assert random.random() < 0.5\n", "leap_year")
     assert score["smells"]["flaky"] == ["test_coin"]
 

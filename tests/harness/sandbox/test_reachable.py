@@ -79,3 +79,24 @@ def test_a_folder_of_the_copys_name_made_by_another_user_is_never_used(monkeypat
     os.chown(planted, NOBODY, NOBODY)
     with pytest.raises(OSError, match="was not made by this user, so it is not used"):
         reachable.readable_copy(parents=(folder,))
+
+
+def test_a_copy_of_debians_python_holds_pytest_where_it_looks(folder):
+    """Debian's Python reads dist-packages, not site-packages: a copy of it once found no pytest, so the sandbox never
+    started and every run of a class graded with it crashed. pytest now sits beside the standard library."""
+    system = "/usr/bin/python3"
+    if os.geteuid() != 0 or not os.path.exists(system) or "dist-packages" not in subprocess.run(
+            [system, "-c", "import site; print(site.getsitepackages())"], capture_output=True, text=True).stdout:
+        pytest.skip("needs root and Debian's Python")
+    packages = [p for p in sys.path if p.endswith("site-packages")]
+    make = ("import sys; sys.path[:0] = sys.argv[1:]; import reachable; python, env = reachable.readable_copy(); "
+            "print(python)")
+    here = os.path.dirname(reachable.__file__)
+    made = subprocess.run([system, "-I", "-c", make, here, *packages], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    python = made.stdout.strip()
+    as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    done = subprocess.run([*as_nobody, python, "-I", "-c", "import pytest, pluggy; print(pytest.__file__)"],
+                          capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"}, cwd="/")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(os.path.dirname(os.path.dirname(python))), done.stdout
