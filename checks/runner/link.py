@@ -9,7 +9,6 @@ import os
 import select
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -36,10 +35,11 @@ def _take_slot():
 
 @functools.lru_cache(maxsize=4)
 def ladder(asked: str):
-    """The walls this machine gives an agent's child, up to `asked`: the sandbox's ladder, probed once a process."""
+    """The walls this machine gives an agent's child, up to `asked`: the sandbox's ladder, probed once a process (as
+    root with a Python other users cannot read, on a copy they can: the child is started with the ladder's Python)."""
     from harness.sandbox import walls
 
-    return walls.choose(asked)
+    return walls.on_a_readable_copy(walls.choose(asked))
 
 
 class WallsFailed(Exception):
@@ -75,9 +75,9 @@ class ChildLink:
         output_write = None
         if show_output:
             self._output, output_write = os.pipe()
-        child = [sys.executable, "-I", str(child_py), str(root), str(agent_read),
+        child = [chosen.python, "-I", str(child_py), str(root), str(agent_read),
                  str(request_read), str(reply_write)] + (["--show-output"] if show_output else [])
-        start = [sys.executable, "-I", str(HERE / "start.py"), str(os.getpid()), str(status_write), chosen.level,
+        start = [chosen.python, "-I", str(HERE / "start.py"), str(os.getpid()), str(status_write), chosen.level,
                  chosen.via or "-", str(uid), self._mountpoint, str(agent_read), "--", *child]
         try:
             self._proc = subprocess.Popen(
@@ -88,7 +88,7 @@ class ChildLink:
                 pass_fds=(status_write, request_read, reply_write),
                 start_new_session=True,  # its own process group, so a stop ends whatever it started
                 cwd=PROJECT_ROOT,
-                env=env,
+                env={**env, **chosen.python_env},
             )
         finally:
             for fd in (status_write, request_read, reply_write, output_write):

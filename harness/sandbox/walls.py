@@ -72,10 +72,12 @@ def wants_a_readable_runtime(ladder) -> bool:
 class Ladder:
     """The level reached on this machine: `level` (a name of harness/levels.py), `via` (how namespaces were had:
     "root" or "user namespace"; ASKED for a process level asked for), `lacks` ({wall: sentence}), `notes`
-    (sentences for people) and `refused`: why no code may run at all (the process level as root, not asked for)."""
+    (sentences for people), `refused`: why no code may run at all (the process level as root, not asked for), and
+    the Python a walled process is started with (`python`, with `python_env` added to its environment)."""
 
     def __init__(self, level: str, via: str = "", why: str = ""):
         self.level, self.via = level, via
+        self.python, self.python_env = sys.executable, {}
         self.lacks = dict(levels.TABLE[level].lacks)
         self.namespaces = level == levels.NAMESPACES  # runs in namespaces of their own, in a minimal root
         self.own_users = levels.at_least(level, levels.USER)  # runs as users of their own (root gives them)
@@ -92,6 +94,23 @@ class Ladder:
 
     def describe(self) -> dict:
         return {"level": self.level, "via": self.via, "lacks": self.lacks, "notes": self.notes}
+
+
+def on_a_readable_copy(ladder: Ladder) -> Ladder:
+    """For a process that starts its walled processes with a Python of its choice (the grader's agent child): where
+    runs would have users of their own but for a Python they cannot read, a `user` ladder on a copy every user can
+    read (see reachable.readable_copy); else `ladder`, with a note when no copy could be made."""
+    if ladder.level != levels.PROCESS or not wants_a_readable_runtime(ladder) or not reachable.unreadable():
+        return ladder
+    try:
+        python, env = reachable.readable_copy()
+    except OSError as e:
+        ladder.notes.append(f"no copy of Python that other users can read could be made ({e})")
+        return ladder
+    copied = Ladder(levels.USER, why="Python runs from a copy that every user can read, in "
+                                     f"{os.path.dirname(os.path.dirname(python))}")
+    copied.python, copied.python_env = python, env
+    return copied
 
 
 def _probe(steps) -> str | None:

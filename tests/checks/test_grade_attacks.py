@@ -260,14 +260,14 @@ def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attac
 
 
 @DOCKER
-def test_at_the_user_level_a_python_no_other_user_can_run_is_refused_before_anything_is_graded(tmp_path):
-    """Python where only root may read it (pyenv under /root, a private TMPDIR): no run could have a user of its own,
-    and none may run as root, so nothing is graded (it once printed a class of zeros and exit status 0)."""
+def test_at_the_user_level_a_python_no_other_user_can_run_grades_from_copies_every_user_can_read(
+        tmp_path, private_reference):
+    """Python where only root may read it (pyenv under /root, a private TMPDIR): the sandbox and the agent's child
+    start from a copy of it every user can read, so runs still have users of their own and the grades hold. (Before,
+    the child refused, and CI printed a class of zeros with exit status 0.)"""
     lab, python = private_checkout(tmp_path)
     tmp_path.chmod(0o700)
-    done = grade_at_user_level(user_level_class(tmp_path / "submissions"), 2, python=python, cwd=lab)
-    assert done.returncode == 2 and done.stdout == "", done.stdout
-    said = done.stderr.strip()
-    assert said.startswith("spec2code grade: refusing to grade: the sandbox will not run untrusted code as root: "
-                           f"Python at {tmp_path / 'python'} cannot be read by other users"), said
-    assert "\n" not in said and "SPEC2CODE_ISOLATION=process" in said, said
+    rows = rows_of(grade_at_user_level(user_level_class(tmp_path / "submissions"), 2, python=python, cwd=lab))
+    for name in REFERENCES:
+        assert rows[name]["total"] == "5", (name, rows[name]["notes"])
+    assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])

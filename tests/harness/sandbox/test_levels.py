@@ -144,15 +144,22 @@ def test_root_that_asks_for_the_process_level_gets_it_as_root(this_python):
     assert [run["uid"] for run in facts["runs"]] == ["0", "0"]  # asked for, and said in every result
 
 
-def test_the_graders_child_refuses_likewise_and_fails_closed_in_one_line(this_python):
-    """The grader's agent child climbs the same ladder in the grader's own process (this machine's Python): below
-    `namespaces`, as root, it is not run at all."""
+def test_the_graders_child_runs_from_a_readable_copy_of_this_python_as_a_user_of_its_own(this_python):
+    """The grader's agent child climbs the same ladder in the grader's own process (this machine's Python). Where only
+    a Python others cannot read kept its runs from a user of their own, it starts from the copy the sandbox uses
+    (before, it was refused, and grading there gave nothing)."""
     if reachable.unreadable() is None:
         pytest.skip("this machine's Python is readable by every user: the grader's child gets a user of its own")
     facts = probe_with(identities.as_docker_default([this_python, "-c", GRADE_AS_ROOT]))
+    assert "raised" not in facts, facts
+    assert int(facts["uid"]) in RUN_UIDS
+
+
+def test_the_graders_child_refuses_where_root_cannot_switch_users_and_fails_closed_in_one_line(this_python):
+    command = identities.as_docker_default([this_python, "-c", GRADE_AS_ROOT], without=("setuid", "setgid"))
+    facts = probe_with(command)
     assert facts["raised"] == "LoadFailed" and "\n" not in facts["message"]
-    assert "the sandbox will not run untrusted code as root: Python at " in facts["message"]
-    assert "cannot be read by other users" in facts["message"]
+    assert "the sandbox will not run untrusted code as root: it cannot switch users" in facts["message"]
 
 
 def test_a_normal_user_without_namespaces_gets_the_process_level_as_that_user(python):
