@@ -18,6 +18,7 @@ COPY = "spec2code-python"  # the copies' names start so, then the version and th
 LEFT_OUT = ("site-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3", "config-")
 # ^ folders of the standard library no run reads (a name ending in "-" is a prefix): the copy keeps 58 MB of 940 here
 STALE = 600  # seconds after which a copy begun and never finished (its server killed) is removed
+UNUSED = 7 * 24 * 3600  # seconds after which a finished copy no lab has used is removed (each update makes a new one)
 
 
 def readable_by_all(path) -> bool:
@@ -163,6 +164,8 @@ def readable_copy(parents=COPIES) -> tuple[str, dict]:
         raise OSError(f"{folder} was not made by this user, so it is not used")
     if not _ours(folder):
         _build(folder, files)
+    else:
+        os.utime(folder)  # its time says when it was last used: see _build
     python = os.path.join(folder, "bin", f"python{_version()}")
     return python, ({"LD_LIBRARY_PATH": os.path.join(folder, "lib")} if _shared_library() else {})
 
@@ -174,9 +177,10 @@ def _build(folder: str, files) -> None:
     import time
 
     parent, begun = os.path.dirname(folder), f".{COPY}"
-    for name in os.listdir(parent):
+    for name in os.listdir(parent):  # copies begun and never finished, and those no lab has used for a week
         path = os.path.join(parent, name)
-        if name.startswith(begun) and _ours(path) and os.lstat(path).st_mtime < time.time() - STALE:
+        age = time.time() - os.lstat(path).st_mtime if _ours(path) else 0
+        if (name.startswith(begun) and age > STALE) or (name.startswith(COPY) and age > UNUSED):
             shutil.rmtree(path, ignore_errors=True)
     work = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(folder)}-")
     try:

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -100,3 +101,21 @@ def test_a_copy_of_debians_python_holds_pytest_where_it_looks(folder):
                           capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"}, cwd="/")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(os.path.dirname(os.path.dirname(python))), done.stdout
+
+
+def test_a_copy_no_lab_has_used_for_a_week_is_removed_when_a_new_one_is_made(monkeypatch, folder):
+    """Each update of the lab's packages makes a copy of its own (80 MB): those left unused go, so the disk is bounded."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: the copy is root's")
+    os.chmod(folder, 0o1777)  # a shared folder, as /var/tmp is
+    old, recent = (os.path.join(folder, f"{reachable.COPY}{name}") for name in ("3.11-old", "3.11-recent"))
+    for made in (old, recent):
+        os.mkdir(made, 0o755)
+    week = time.time() - reachable.UNUSED - 60
+    os.utime(old, (week, week))
+    python, _ = reachable.readable_copy(parents=(folder,))
+    assert not os.path.exists(old) and os.path.isdir(recent)
+    shown = os.path.dirname(os.path.dirname(python))
+    os.utime(shown, (week, week))
+    assert reachable.readable_copy(parents=(folder,))[0] == python
+    assert os.stat(shown).st_mtime > week + 3600  # reuse counts as use
