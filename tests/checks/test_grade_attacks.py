@@ -159,13 +159,14 @@ def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_
 DOCKER = pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
                             reason=str(identities.need_root() or "no Python every user may run"))
 THIEF, COPIER = "mallory", "ann"  # ann sorts beside alice, so the two are graded at the same time
+BESIDE = REFERENCES[:1]  # the reference classmates of a class graded at this level: alice, graded beside ann
 
 
 def user_level_class(base: Path) -> Path:
-    """A class folder only root may read (mode 700): references, one agent that hunts for the reference beside the
+    """A class folder only root may read (mode 700): a reference, one agent that hunts for the reference beside the
     lab, one that reads the copy the grader made for a classmate graded beside it."""
     folder = base / "class"
-    for name in REFERENCES:
+    for name in BESIDE:
         (folder / name).mkdir(parents=True)
         shutil.copy(REFERENCE_AGENT, folder / name / "agent.py")
     for name, attacker in ((THIEF, "steals_the_reference"), (COPIER, "reads_a_copy")):
@@ -217,7 +218,7 @@ def test_at_the_user_level_two_at_a_time_no_submission_reads_a_classmates_copy_o
     """Graded two at a time, each child's copy of the lab and of its agent.py is its own user's, mode 700: a
     classmate graded beside it cannot read it, nor the reference; every reference earns 5/5."""
     rows = rows_of(grade_at_user_level(user_level_class(tmp_path), 2))
-    for name in REFERENCES:
+    for name in BESIDE:
         assert rows[name]["total"] == "5", (name, rows[name]["notes"])
     assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
 
@@ -254,7 +255,7 @@ def test_at_the_user_level_a_private_checkout_grades_references_5_of_5_and_attac
         rows = rows_of(grade_at_user_level(user_level_class(base / "submissions"), 2, python=python, cwd=lab))
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    for name in REFERENCES:
+    for name in BESIDE:
         assert rows[name]["total"] == "5", (name, rows[name]["notes"])
     assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
 
@@ -268,6 +269,6 @@ def test_at_the_user_level_a_python_no_other_user_can_run_grades_from_copies_eve
     lab, python = private_checkout(tmp_path)
     tmp_path.chmod(0o700)
     rows = rows_of(grade_at_user_level(user_level_class(tmp_path / "submissions"), 2, python=python, cwd=lab))
-    for name in REFERENCES:
+    for name in BESIDE:
         assert rows[name]["total"] == "5", (name, rows[name]["notes"])
     assert (rows[COPIER]["total"], rows[THIEF]["total"]) == ("0", "0"), (rows[COPIER], rows[THIEF])
