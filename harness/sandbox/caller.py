@@ -19,10 +19,11 @@ import time
 from .. import settings
 from ..levels import NAMESPACES, PROCESS, TABLE
 from . import wire
-from .results import assemble, result, static_names
+from .results import MAX_TEST_SOURCE, assemble, result, static_names
 
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
 MAX_RECORDS = 4 << 20  # bytes of records read from one run before the rest is ignored
+MAX_COMPILED_HERE = 64 << 10  # characters of test source compiled in the caller (32 kept): 2 MB took 1.3 GB here
 START_TIMEOUT = 60.0  # seconds the server may take to start on a slow, busy machine
 
 
@@ -178,6 +179,9 @@ def run(solution_src: str, test_src: str, *, timeout: float | None = None) -> di
         raise TypeError("run(solution_src, test_src) takes two strings of Python source")
     if timeout is None:
         timeout = settings.get("SPEC2CODE_TIMEOUT")
+    if len(test_src) > MAX_TEST_SOURCE:
+        return result(static_names(test_src), {}, f"test error: the tests are {len(test_src):,} characters long; a "
+                      f"run takes at most {MAX_TEST_SOURCE:,}", "", _SERVER.isolation)
     try:
         return _run(solution_src, test_src, float(timeout))
     except Exception as e:  # noqa: BLE001 - a failure of the lab's own machinery is a result too, never a raise
@@ -216,7 +220,7 @@ def _run(solution_src, test_src, timeout):
     os.close(req_r)
     os.close(res_w)
     try:
-        compiled = _compile_tests(test_src)
+        compiled = _compile_tests(test_src) if len(test_src) <= MAX_COMPILED_HERE else None
         payload = json.dumps({"solution": solution_src, "tests": test_src, "compiled": compiled}).encode()
         events, timed_out = _exchange(req_w, res_r, payload, deadline)
     finally:
@@ -232,7 +236,8 @@ def _run(solution_src, test_src, timeout):
 
 @functools.lru_cache(maxsize=32)
 def _compile_tests(test_src: str) -> str | None:
-    """pytest's assertion rewriting, done once per test source here instead of in every run."""
+    """pytest's assertion rewriting, done once per test source here instead of in every run (for sources up to
+    MAX_COMPILED_HERE characters: a larger one is compiled by its run, inside the run's own memory limit)."""
     try:
         from _pytest.assertion.rewrite import rewrite_asserts
 

@@ -125,3 +125,20 @@ def test_a_crashed_server_never_makes_another_threads_run_raise():
         t.join(60)
     assert len(outcomes) == 4 and all(isinstance(o, dict) for o in outcomes), outcomes
     assert harness.run(ADD, "def test_it():\n    assert add(1, 2) == 3\n")["passed"] == 1
+
+
+def test_tests_too_long_to_take_are_a_test_error_naming_every_test_and_cost_the_caller_nothing():
+    """2 MB of tests once took the caller 1.3 GB (parsed and compiled here, outside any run's limits)."""
+    import resource
+
+    from harness.sandbox import results
+
+    source = "".join(f"def test_{i}():\n    assert is_leap_year(2000)\n" for i in range(40_000))
+    assert len(source) > results.MAX_TEST_SOURCE
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    outcome = harness.run("def is_leap_year(y):\n    return True\n", source)
+    assert outcome["error"] == (f"test error: the tests are {len(source):,} characters long; a run takes at most "
+                                f"{results.MAX_TEST_SOURCE:,}")
+    assert outcome["passed"] == 0 and outcome["failed"][:2] == ["test_0", "test_1"]
+    assert outcome["total"] == len(outcome["failed"]) == results.MAX_TESTS
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50 << 10  # KiB: less than 50 MiB more
