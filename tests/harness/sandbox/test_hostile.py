@@ -259,10 +259,18 @@ def fs_diff(before: dict, after: dict) -> list[tuple[str, str, int]]:
     return sorted(out, key=lambda c: c[1])
 
 
+# The folders other runs of the lab on this machine make and remove in the shared folders while the corpus runs (a
+# grader's child's, handed to a user of the sandbox's range; a sandbox server's): never a solution's doing. A solution
+# that made one of these names would have it removed with its user's files when its run ends.
+LAB_FOLDERS = ("spec2code-agent-", "spec2code-sandbox-")
+
+
 def attributable(change: tuple[str, str, int], canaries: list[str]) -> bool:
     """True if a change must come from a solution: a canary, a file named like an attack's, or owned by nobody."""
     kind, path, uid = change
     name = os.path.basename(path)
+    if kind != "changed" and name.startswith(LAB_FOLDERS) and os.path.dirname(path) in ("/tmp", "/var/tmp", "/dev/shm"):
+        return False
     return (
         path in canaries
         or name.startswith(ARTIFACT_PREFIXES)
