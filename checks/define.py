@@ -109,7 +109,8 @@ def need_type(got, kind: type, function: str, hint: str = "") -> None:
     """Fail unless `got` is exactly of type `kind` (a str, a list, a dict...)."""
     if type(got) is not kind:
         name = {str: "a str", list: "a list", dict: "a dict", bool: "a bool", int: "an int"}.get(kind, kind.__name__)
-        fail(f"{function} to return {name}", got, hint or f"return {name}, not {type(got).__name__}")
+        got_name = getattr(got, "type_name", type(got).__name__)  # a prompt kept as scripted.NotAString says its own
+        fail(f"{function} to return {name}", got, hint or f"return {name}, not {got_name}")
 
 
 def need_extracted(got, code: str, function: str, what: str) -> None:

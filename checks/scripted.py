@@ -10,9 +10,24 @@ import copy
 import threading
 from concurrent.futures import Future
 
+from harness import text
 from harness.model.reading import MAX_READ
 
 from .runner.parent import MAX_ASKS
+
+
+class NotAString:
+    """What is kept of a prompt that is not a string: its type's name and the start of its repr. (Kept whole, the 50
+    prompts of 16 MB an agent may send in one call held gigabytes in the grader.)"""
+
+    SHOWN = 2_000  # characters of its repr kept
+
+    def __init__(self, prompt):
+        self.type_name = type(prompt).__name__
+        self._shown = text.cut(repr(prompt), self.SHOWN)
+
+    def __repr__(self) -> str:
+        return self._shown
 
 
 class ScriptedAsk:
@@ -32,7 +47,8 @@ class ScriptedAsk:
         self.calls: list[tuple[str, object]] = []  # (via, prompt) in order
 
     def __call__(self, prompt, via: str = "given") -> str:
-        self.calls.append((via, prompt if not isinstance(prompt, str) or len(prompt) <= MAX_READ else ""))
+        kept = NotAString(prompt) if not isinstance(prompt, str) else prompt if len(prompt) <= MAX_READ else ""
+        self.calls.append((via, kept))
         if len(self.calls) > MAX_ASKS:
             raise RuntimeError(f"ask was called more than {MAX_ASKS} times in one check: is it in a loop?")
         if isinstance(prompt, str) and len(prompt) > MAX_READ:

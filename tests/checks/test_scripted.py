@@ -20,3 +20,19 @@ def test_a_prompt_longer_than_the_model_reads_is_refused_and_not_kept():
     with pytest.raises(RuntimeError, match=f"at most {MAX_READ}"):
         model("x" * (MAX_READ + 1), via="default")
     assert model.calls[-1] == ("default", "") and model.default == [""]
+
+
+def test_a_prompt_that_is_not_a_string_is_kept_as_its_type_and_the_start_of_its_value():
+    """50 prompts of 16 MB that are lists, say, once stayed whole in the grader (3.3 GB for one check)."""
+    from checks import define
+
+    model = ScriptedAsk(["ok"])
+    for _ in range(MAX_ASKS):
+        model(["spec " * 200_000, {"feedback": "y" * 1_000_000}])
+    kept = [prompt for _, prompt in model.calls]
+    assert all(len(repr(prompt)) < 2_100 for prompt in kept)
+    assert repr(kept[0]).startswith("['spec spec")
+    with pytest.raises(define.CheckFailed) as failed:
+        define.need_type(kept[-1], str, "ask", "")
+    assert failed.value.message.startswith("expected ask to return a str, got ['spec spec")
+    assert failed.value.hint == "return a str, not list"
