@@ -7,6 +7,7 @@ A check hands `ScriptedAsk([...])` to the learner's function as its `ask`, then 
 from __future__ import annotations
 
 import copy
+import hashlib
 import threading
 from concurrent.futures import Future
 
@@ -69,24 +70,35 @@ class ScriptedAsk:
 class _Runs:
     """harness.run remembered: the same code and tests asked twice (at once, or later) are run once. Only clean
     results are kept: a run that ended in an error (a crash, a timeout, a sandbox that could not start) is made
-    again the next time it is asked for, so nothing that went wrong once is served to anyone else."""
+    again the next time it is asked for, so nothing that went wrong once is served to anyone else. Runs are known by
+    a hash of their sources (not the sources: 28 runs of 16 MB each once held 1.9 GB), and at most KEPT of them, of
+    KEPT_BYTES of results in all, are remembered."""
 
     KEPT = 512  # results remembered
+    KEPT_BYTES = 64 << 20  # characters of the results remembered, in all
 
     def __init__(self):
-        self._runs: dict = {}  # (solution, tests, timeout) -> Future of the run's result
+        self._runs: dict = {}  # hash of (solution, tests, timeout) -> Future of the run's result
+        self._sizes: dict = {}  # hash -> characters of its result
         self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(solution_src: str, test_src: str, timeout) -> bytes:
+        digest = hashlib.sha256(f"{len(solution_src)}:{len(test_src)}:{timeout!r}:".encode())
+        for source in (solution_src, test_src):
+            digest.update(source.encode("utf-8", "surrogatepass"))
+        return digest.digest()
 
     def run(self, solution_src: str, test_src: str, timeout=None) -> dict:
         import harness
 
-        key = (solution_src, test_src, timeout)
+        key = self._key(solution_src, test_src, timeout)
         with self._lock:
             future, mine = self._runs.get(key), False
             if future is None:
                 future, mine = Future(), True
                 if len(self._runs) >= self.KEPT:
-                    self._runs.pop(next(iter(self._runs)))
+                    self._drop_oldest()
                 self._runs[key] = future
         if mine:
             try:
@@ -95,15 +107,31 @@ class _Runs:
                 future.set_result(result)
                 if result.get("error") is not None:
                     self._forget(key, future)
+                else:
+                    self._count(key, result)
             except BaseException as exc:
                 self._forget(key, future)
                 future.set_exception(exc)
         return copy.deepcopy(future.result())
 
+    def _count(self, key, result: dict) -> None:
+        size = len(str(result.get("output", ""))) + sum(len(str(name)) + 4 for name in result.get("failed", ()))
+        with self._lock:
+            if key in self._runs:
+                self._sizes[key] = size
+            while sum(self._sizes.values()) > self.KEPT_BYTES and len(self._runs) > 1:
+                self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        oldest = next(iter(self._runs))
+        self._runs.pop(oldest)
+        self._sizes.pop(oldest, None)
+
     def _forget(self, key, future) -> None:
         with self._lock:
             if self._runs.get(key) is future:
                 del self._runs[key]
+                self._sizes.pop(key, None)
 
 
 # Two memories that never meet: what the checks expect is never what an agent's own run returned.

@@ -36,3 +36,24 @@ def test_a_prompt_that_is_not_a_string_is_kept_as_its_type_and_the_start_of_its_
         define.need_type(kept[-1], str, "ask", "")
     assert failed.value.message.startswith("expected ask to return a str, got ['spec spec")
     assert failed.value.hint == "return a str, not list"
+
+
+def test_the_memo_of_runs_knows_them_by_hash_and_keeps_a_bounded_amount(monkeypatch):
+    """16 MB sources once stayed in the memo, whole, after their submission was graded (1.9 GB for 28 runs)."""
+    import harness
+    from checks import scripted
+
+    monkeypatch.setattr(harness, "run", lambda solution, tests, **_: {"passed": 0, "failed": ["t" * 1000],
+                                                                      "output": "o" * 9000, "error": None})
+    memo = scripted._Runs()
+    monkeypatch.setattr(memo, "KEPT_BYTES", 50_100)
+    for n in range(20):
+        assert memo.run("x" * 1_000_000 + str(n), "def test_t(): pass")["output"] == "o" * 9000
+    assert all(isinstance(key, bytes) and len(key) == 32 for key in memo._runs)
+    assert len(memo._runs) == 5 and sum(memo._sizes.values()) <= 50_100  # 10,004 characters a result
+    calls = []
+    monkeypatch.setattr(harness, "run", lambda *a, **k: calls.append(a) or {"failed": [], "output": "", "error": None})
+    memo.run("x" * 1_000_000 + "19", "def test_t(): pass")
+    assert calls == []  # still remembered
+    memo.run("x" * 1_000_000 + "0", "def test_t(): pass")
+    assert len(calls) == 1  # dropped, so run again
