@@ -36,6 +36,7 @@ class Submission:
     student_id: str = ""  # the platform's id for the student ('' when it gives none)
     late: bool | None = None  # the platform marks it late (None: it does not say)
     submitted: str = ""  # when it was handed in, as the platform writes it ('' when it does not say)
+    similar: tuple = ()  # (name, similarity) of the other submissions alike enough to look at (see similarity.py)
 
 
 @dataclass

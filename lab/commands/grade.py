@@ -24,6 +24,7 @@ from checks.report.progress import Progress
 from checks.report.summary import summary
 from checks.steps import STEPS
 from checks.submissions import Scratch, survey
+from checks.submissions.similarity import with_similar
 from harness import levels
 from harness.errors import UsageError
 from harness.files import write_atomically
@@ -44,7 +45,19 @@ def main(argv: list[str] | None = None) -> int:
         except UsageError as exc:
             print(f"spec2code grade: {exc}", file=sys.stderr)
             return 2
+        if len(found.submissions) > 1:
+            found.submissions = with_similar(found.submissions, template=_stubs())
         return _grade(args, found, out)
+
+
+def _stubs() -> str:
+    """The stubs every student starts from, left out when submissions are compared ('' if they cannot be made)."""
+    from lab.stubs import render
+
+    try:
+        return render()
+    except (OSError, ValueError, SyntaxError, KeyError):  # the lab installed without its reference agent
+        return ""
 
 
 def _grade(args, found, out: Path | None) -> int:
@@ -84,7 +97,8 @@ def _parse(argv) -> argparse.Namespace:
         "Canvas, Moodle, Blackboard or GitHub Classroom (read as students, latest attempt only), or one subfolder or "
         ".py file per student. With --format gradescope and no SUBMISSION, reads /autograder/submission and writes "
         "/autograder/results/results.json. A blocked step (one whose earlier step failed) scores 0 unless "
-        "--credit-blocked. Exit status: 0 when grading completed (whatever the scores), 2 for a usage error.",
+        "--credit-blocked. Agents alike beyond the stubs are named (CSV's similar column, JSON's similar), never "
+        "scored. Exit status: 0 when grading completed (whatever the scores), 2 for a usage error.",
     )
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION", help="agent.py files or folders")
     parser.add_argument("--format", choices=FORMATS, default="csv", help="output format (default: csv)")

@@ -177,8 +177,9 @@ def test_blackboard_takes_the_username_and_time_from_the_receipt(tmp_path):
     'Name: Mary Ann Lee (mary_ann)' says which is the username, and its 'Date Submitted:' when it came."""
     stamp = "Lab_1_{user}_attempt_2026-11-30-{time}"
     files = {}
-    for user, name, time, date in [("mary_ann", "Mary Ann Lee", "10-00-00", "Monday, November 30, 2026 10:00:00 AM EST"),
-                                   ("jdoe", "Jane Doe", "23-59-59", "Monday, November 30, 2026 11:59:59 PM EST")]:
+    for user, name, time, date in [
+            ("mary_ann", "Mary Ann Lee", "10-00-00", "Monday, November 30, 2026 10:00:00 AM EST"),
+            ("jdoe", "Jane Doe", "23-59-59", "Monday, November 30, 2026 11:59:59 PM EST")]:
         prefix = stamp.format(user=user, time=time)
         files[f"{prefix}_agent.py"] = AGENT_SOURCE
         files[f"{prefix}.txt"] = RECEIPT.format(name=name, user=user, date=date, file=f"{prefix}_agent.py")
