@@ -17,10 +17,11 @@ LISTED = 8  # names listed on one line before "and N more"
 SLOWEST = 3  # submissions named as the slowest
 
 
-def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None = None, found=None) -> str:
+def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None = None, found=None,
+            left_out: list[str] = ()) -> str:
     """A few lines for the instructor: how many, the mean score, each step's pass rate, the slowest, what did not
-    load, the pairs alike, the isolation in force, and (given a submissions.Survey) the layout read and what was
-    left aside."""
+    load, the pairs alike, the isolation in force, (given a submissions.Survey) the layout read and what was left
+    aside, and the submissions `left_out` of an LMS's import file."""
     count = len(graded)
     most = graded[0]["max_score"] if graded else 0
     mean = statistics.fmean(one["score"] for one in graded) if graded else 0.0
@@ -49,6 +50,8 @@ def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None =
         lines.append(f"  isolation: {', '.join(levels)} (see 'The sandbox' in the README)")
     if found is not None:
         lines += _found(found)
+    if left_out:
+        lines.append(f"  left out of the import file, as the export gave them no id: {listed(list(left_out))}")
     if out is not None:
         lines.append(f"Wrote {out}")
     return "\n".join(lines)

@@ -444,3 +444,21 @@ def test_copies_are_flagged_beside_the_score_never_in_it(lms_class):
     table = {row["submission"]: row for row in csv.DictReader(io.StringIO(grade_formats.to_csv(reports)))}
     assert table["doejane"]["similar"] == "roejohn (100%)" and table["smithbob"]["similar"] == ""
 
+
+def test_grade_writes_each_lms_import_file_from_the_ids_its_export_gave(tmp_path, lms_class, capsys):
+    """The import files themselves are checked against each LMS's column rules in tests/checks/report/test_lms.py;
+    here, that the command writes them, with the ids read from the exports."""
+    reports, _ = lms_class
+    canvas = tmp_path / "canvas.csv"
+    assert grade.main([str(STUBS), "--format", "canvas", "--assignment", "Lab 1 (4321)", "--out", str(canvas)]) == 0
+    assert canvas.read_text().splitlines() == ["Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (4321)"]
+    assert "left out of the import file, as the export gave them no id: lab-copy" in capsys.readouterr().err
+    from checks.report import render
+
+    lines = {lms: render(reports, lms).splitlines() for lms in ("canvas", "moodle", "blackboard")}
+    assert lines["canvas"][0] == "Student,ID,SIS User ID,SIS Login ID,Section,Spec to Code"
+    assert "roejohn,23456,,,,1" in lines["canvas"]
+    assert lines["moodle"][0] == "Identifier,Full name,Grade,Maximum Grade,Last modified (grade)"
+    assert any(line.startswith("Participant 345678,Ann Lee,0,5,") for line in lines["moodle"])
+    assert lines["blackboard"][0] == '"Username","Spec to Code"' and '"mary_ann","0"' in lines["blackboard"]
+    print("\n".join(f"{lms}: {text[0]}" for lms, text in lines.items()))
