@@ -52,10 +52,14 @@ def similar_pairs(submissions: list, *, template: str = "") -> list[tuple[str, s
             source = "" if big else read_source(one.path)
         except (OSError, NotPythonSource, ValueError):
             continue  # a file that is no Python source (it did not load) has nothing to compare
-        if source.strip():
+        if not source.strip():
+            continue
+        try:
             print_ = fingerprint(source, boilerplate)
-            if print_.token_coverage >= OWN_CODE:
-                prints.append((one.name, print_))
+        except Exception:  # noqa: BLE001 - a file the tokenizer chokes on is compared with no one; grading goes on
+            continue
+        if print_.token_coverage >= OWN_CODE:
+            prints.append((one.name, print_))
     pairs = []
     for i, (name, first) in enumerate(prints):
         for other, second in prints[i + 1:]:

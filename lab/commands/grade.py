@@ -48,7 +48,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"spec2code grade: {exc}", file=sys.stderr)
             return 2
         if len(found.submissions) > 1:
-            found.submissions = with_similar(found.submissions, template=_stubs())
+            try:
+                found.submissions = with_similar(found.submissions, template=_stubs())
+            except ImportError as exc:  # a lab installed before it needed copydetect
+                print(f"spec2code grade: submissions not compared for similarity: {exc.name} is not installed "
+                      f"(pip install {exc.name})", file=sys.stderr)
         return _grade(args, found, out)
 
 

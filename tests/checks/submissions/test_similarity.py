@@ -69,3 +69,10 @@ def test_each_submission_names_the_others_alike_most_alike_first(tmp_path):
     assert [name for name, _ in marked["ana"]] == ["ben", "cat"]
     assert all(figure >= SIMILAR for name in ("ana", "ben", "cat") for _, figure in marked[name])
     assert marked["dan"] == marked["fay"] == marked["hal"] == ()
+
+
+def test_a_file_that_is_not_python_source_is_compared_with_no_one(tmp_path):
+    rows, stubs = planted_class(tmp_path)
+    (tmp_path / "ben" / "agent.py").write_bytes(b"\xff\xfe" + "not source".encode("utf-16-le"))  # UTF-16
+    (tmp_path / "cat" / "agent.py").write_bytes(b"PK\x03\x04 a zip named agent.py")
+    assert similar_pairs(rows, template=stubs) == []

@@ -462,3 +462,18 @@ def test_grade_writes_each_lms_import_file_from_the_ids_its_export_gave(tmp_path
     assert any(line.startswith("Participant 345678,Ann Lee,0,5,") for line in lines["moodle"])
     assert lines["blackboard"][0] == '"Username","Spec to Code"' and '"mary_ann","0"' in lines["blackboard"]
     print("\n".join(f"{lms}: {text[0]}" for lms, text in lines.items()))
+
+
+def test_without_copydetect_grading_goes_on_and_says_what_to_install(tmp_path, capsys, monkeypatch):
+    def missing(*args, **kwargs):
+        raise ImportError("No module named 'copydetect'", name="copydetect")
+
+    monkeypatch.setattr(grade, "with_similar", missing)
+    for name in ("amy", "bob"):
+        (tmp_path / name).mkdir()
+        shutil.copy(STUBS, tmp_path / name / "agent.py")
+    assert grade.main([str(tmp_path), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert [one["score"] for one in json.loads(out)] == [0, 0]
+    assert "spec2code grade: submissions not compared for similarity: copydetect is not installed " \
+           "(pip install copydetect)" in err
