@@ -1,8 +1,8 @@
 """The grade files an LMS imports, written from the ids its own export gave (`spec2code grade --format canvas`):
 Canvas's gradebook CSV, Moodle's assignment grading worksheet, Blackboard's Grade Center upload.
 
-A row the LMS could not match (a submission whose export gave no id, such as plain folders) is left out; `unmatched`
-names those rows so the grading summary can say so.
+A row that LMS could not match (one not read from its export with an id: plain folders, another LMS's export, whose
+ids could name other students) is left out; `unmatched` names those rows so the grading summary can say so.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def to_lms(graded: list[dict], format: str, *, assignment: str = ASSIGNMENT, now
     assignment: the grade column's header (Canvas, Blackboard): an existing column's name as the LMS's own export
     writes it ('Lab 1 (4321)' in Canvas, 'Lab 1 [Total Pts: 5 Score] |4321' in Blackboard) to fill it, any other
     to make a new one. now: the time the grades were made (Moodle keeps a grade changed in it after that)."""
-    rows = [one for one in graded if one.get("student_id")]
+    rows = [one for one in graded if _matched(one, format)]
     buffer = io.StringIO()
     if format == "canvas":
         writer = csv.writer(buffer, lineterminator="\n")
@@ -50,6 +50,10 @@ def to_lms(graded: list[dict], format: str, *, assignment: str = ASSIGNMENT, now
     return buffer.getvalue()
 
 
-def unmatched(graded: list[dict]) -> list[str]:
-    """The submissions an LMS import file leaves out: their export gave no id to match them by."""
-    return [one["submission"] for one in graded if not one.get("student_id")]
+def unmatched(graded: list[dict], format: str) -> list[str]:
+    """The submissions the import file of LMS `format` leaves out: no export of that LMS gave their id."""
+    return [one["submission"] for one in graded if not _matched(one, format)]
+
+
+def _matched(one: dict, format: str) -> bool:
+    return bool(one.get("student_id")) and one.get("platform") == format

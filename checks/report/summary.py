@@ -51,7 +51,7 @@ def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None =
     if found is not None:
         lines += _found(found)
     if left_out:
-        lines.append(f"  left out of the import file, as the export gave them no id: {listed(list(left_out))}")
+        lines.append(f"  left out of the import file, as no export of that LMS gave their id: {listed(left_out)}")
     if out is not None:
         lines.append(f"Wrote {out}")
     return "\n".join(lines)

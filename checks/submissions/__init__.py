@@ -37,6 +37,7 @@ class Submission:
     late: bool | None = None  # the platform marks it late (None: it does not say)
     submitted: str = ""  # when it was handed in, as the platform writes it ('' when it does not say)
     similar: tuple = ()  # (name, similarity) of the other submissions alike enough to look at (see similarity.py)
+    platform: str = ""  # the export it was read from: canvas, moodle, blackboard, classroom ('' when none)
 
 
 @dataclass
@@ -113,7 +114,8 @@ def _class(folder: Path, text: str, scratch: Scratch, found: Survey) -> list[Sub
     found.layouts.append(read.layout)
     found.stray += read.stray
     found.skipped += [f"{s.name}: {name}" for s in read.students for name in s.skipped]
-    return [_student(student, scratch, folder) for student in read.students]
+    platform = "" if read.layout == "folders" else read.layout  # whose ids the rows carry
+    return [replace(_student(student, scratch, folder), platform=platform) for student in read.students]
 
 
 def _student(student: Student, scratch: Scratch, class_folder: Path | None = None, label: str = "") -> Submission:

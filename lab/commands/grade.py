@@ -89,7 +89,7 @@ def _grade(args, found, out: Path | None) -> int:
         except OSError as exc:
             print(f"spec2code grade: could not write {out}: {exc.strerror or exc}", file=sys.stderr)
             return 2
-    left_out = unmatched(graded) if args.format in LMS_FORMATS else []
+    left_out = unmatched(graded, args.format) if args.format in LMS_FORMATS else []
     print(summary(graded, seconds=time.monotonic() - started, jobs=args.jobs, out=out, found=found,
                   left_out=left_out), file=sys.stderr)
     return 0

@@ -429,6 +429,7 @@ def test_each_lms_export_gives_one_row_per_student_with_its_id_and_late_flag(lms
         "Mary Ann Lee": ("mary_ann", None, "Monday, November 30, 2026 10:00:00 AM EST"),  # Blackboard's receipt
     }
     assert "read as an export of canvas, moodle, blackboard" in err
+    assert [one["platform"] for one in reports] == ["moodle", "moodle", "canvas", "blackboard", "canvas", "canvas"]
     table = list(csv.DictReader(io.StringIO(grade_formats.to_csv(reports))))
     assert {row["submission"]: row["late"] for row in table}["roejohn"] == "yes"
 
@@ -452,15 +453,16 @@ def test_grade_writes_each_lms_import_file_from_the_ids_its_export_gave(tmp_path
     canvas = tmp_path / "canvas.csv"
     assert grade.main([str(STUBS), "--format", "canvas", "--assignment", "Lab 1 (4321)", "--out", str(canvas)]) == 0
     assert canvas.read_text().splitlines() == ["Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (4321)"]
-    assert "left out of the import file, as the export gave them no id: lab-copy" in capsys.readouterr().err
+    assert "left out of the import file, as no export of that LMS gave their id: lab-copy" in capsys.readouterr().err
     from checks.report import render
 
     lines = {lms: render(reports, lms).splitlines() for lms in ("canvas", "moodle", "blackboard")}
     assert lines["canvas"][0] == "Student,ID,SIS User ID,SIS Login ID,Section,Spec to Code"
-    assert "roejohn,23456,,,,1" in lines["canvas"]
+    assert lines["canvas"][1:] == ["doejane,12345,,,,1", "roejohn,23456,,,,1", "smithbob,34567,,,,0"]
     assert lines["moodle"][0] == "Identifier,Full name,Grade,Maximum Grade,Last modified (grade)"
-    assert any(line.startswith("Participant 345678,Ann Lee,0,5,") for line in lines["moodle"])
-    assert lines["blackboard"][0] == '"Username","Spec to Code"' and '"mary_ann","0"' in lines["blackboard"]
+    assert [line.rsplit(",", 1)[0] for line in lines["moodle"][1:]] == [
+        "Participant 345678,Ann Lee,0,5", "Participant 456789,Bob Roe,0,5"]  # Moodle's rows only
+    assert lines["blackboard"] == ['"Username","Spec to Code"', '"mary_ann","0"']
     print("\n".join(f"{lms}: {text[0]}" for lms, text in lines.items()))
 
 
