@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .archives import is_zip
 
-RECEIPT_BYTES = 64 << 10  # the start of a Blackboard receipt read for the student's name
+RECEIPT_BYTES = 64 << 10  # the start of a Blackboard receipt read for the name, username and date
 # doejane_12345_67890_agent.py, doejane_LATE_12345_67890_agent-1.py: login, late flag, user id, file id, file name
 CANVAS = re.compile(r"(?P<login>[^_]+?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<file_id>\d+)_(?P<file>.+)", re.DOTALL)
 # Jane Doe_12345_assignsubmission_file_ (a folder, Moodle 3.x), Jane Doe_12345_assignsubmission_file (Moodle 4.1 and
