@@ -128,7 +128,7 @@ def _unchecked(agent: str, name: str, description: str, message: str, hint: str)
 
 def score(report: dict, submission: Submission, points, partial: bool, seconds: float) -> dict:
     """The report with scores added: per step `score`/`max_score`, and `submission`, `student`, `student_id`,
-    `score`, `max_score`, `note` and `seconds`."""
+    `platform`, `late`, `submitted`, `similar`, `score`, `max_score`, `note` and `seconds`."""
     for result, most in zip(report["steps"], points):
         checks = [c for c in result["checks"] if not c.get("cause")]  # a failed call: listed, never counted
         if partial and checks:
@@ -141,6 +141,10 @@ def score(report: dict, submission: Submission, points, partial: bool, seconds: 
         "submission": submission.name,
         "student": submission.student or submission.name,
         "student_id": submission.student_id,
+        "platform": submission.platform,
+        "late": submission.late,
+        "submitted": submission.submitted,
+        "similar": [{"submission": other, "similarity": figure} for other, figure in submission.similar],
         **report,
         "score": number(sum(r["score"] for r in report["steps"])),
         "max_score": number(sum(r["max_score"] for r in report["steps"])),

@@ -1,7 +1,7 @@
 """The class report: one self-contained HTML page made from a class's grades (`spec2code grade --format json`):
 pass rates per step, the score distribution, the checks most students fail, the submissions that timed out, crashed
-or tried to forge, the isolation in force, and every submission's row. Inline CSS and SVG only: no script, no
-network, nothing to install to open it."""
+or tried to forge, the pairs of submissions alike enough to look at, the isolation in force, and every submission's
+row. Inline CSS and SVG only: no script, no network, nothing to install to open it."""
 
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ def to_html(graded: list[dict], *, source: str = "grades.json") -> str:
                          title=f"submissions by score, out of {head['max']}"),
         "<h2>Checks most students fail</h2>", _failing(class_stats.failing_checks(graded)),
         "<h2>Timed out, crashed or tried to forge</h2>", _incidents(class_stats.incidents(graded)),
+        "<h2>Similar submissions</h2>", _alike(class_stats.alike(graded)),
         "<h2>Every submission</h2>", _everyone(graded),
         "</main></body></html>\n",
     ]
@@ -105,6 +106,17 @@ def _incidents(rows) -> str:
         lines.append(f"<tr><td>{escape(row.submission)}</td><td title=\"{escape(KINDS[row.kind])}\">"
                      f"{escape(row.kind)}</td><td>{escape(row.where)}</td><td><span class=\"msg\">"
                      f"{escape(row.message)}</span></td></tr>")
+    return "".join(lines) + "</table>"
+
+
+def _alike(pairs) -> str:
+    if not pairs:
+        return "<p class=\"none\">None: no two agents are alike beyond the stubs they start from.</p>"
+    lines = ["<p class=\"lead\">Agents alike after names, strings and layout are set aside (the stubs left out): "
+             "a prompt for a person to look at both, never a change to a score.</p>",
+             "<table><tr><th>submission</th><th>similar to</th><th>alike</th></tr>"]
+    lines += [f"<tr><td>{escape(a)}</td><td>{escape(b)}</td><td class=\"num\">{figure:.0%}</td></tr>"
+              for a, b, figure in pairs]
     return "".join(lines) + "</table>"
 
 

@@ -145,3 +145,10 @@ def _kind(check: dict) -> str:
 
 def isolation_levels(graded: list[dict]) -> Counter:
     return Counter(one.get("isolation", "not recorded") for one in graded)
+
+
+def alike(graded: list[dict]) -> list[tuple[str, str, float]]:
+    """Each pair of submissions flagged as alike, once, most alike first: (name, name, similarity 0 to 1)."""
+    pairs = {tuple(sorted((one["submission"], other["submission"]))): other["similarity"]
+             for one in graded for other in one.get("similar", [])}
+    return sorted(((a, b, figure) for (a, b), figure in pairs.items()), key=lambda pair: (-pair[2], pair[:2]))

@@ -15,20 +15,34 @@ from ..steps import STEPS
 
 
 def to_csv(graded: list[dict]) -> str:
-    """One row per submission: submission, name, id, step1..step5, total, max, notes.
+    """One row per submission: submission, name, id, late, submitted, step1..step5, total, max, similar, notes.
+
+    late: yes, no, or empty where the LMS's export does not say; submitted: the time it gives, if any. similar: the
+    other submissions alike to this one, with how alike ('bob (97%)'), for a person to look at.
 
     A newline inside a cell is quoted; a carriage return (which Python's csv module leaves unquoted when rows end
     in a newline) never reaches a cell raw, so every spreadsheet and pandas reads one row per submission.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["submission", "name", "id", *(f"step{s.number}" for s in STEPS), "total", "max", "notes"])
+    writer.writerow(["submission", "name", "id", "late", "submitted", *(f"step{s.number}" for s in STEPS), "total",
+                     "max", "similar", "notes"])
     for one in graded:
         scores = [r["score"] for r in one["steps"]]
         writer.writerow([_cell(one["submission"]), _cell(one.get("student", one["submission"])),
-                         _cell(one.get("student_id", "")), *scores, one["score"], one["max_score"],
-                         _cell(one["note"])])
+                         _cell(one.get("student_id", "")), late(one), _cell(one.get("submitted", "")), *scores,
+                         one["score"], one["max_score"], _cell(similar_to(one)), _cell(one["note"])])
     return buffer.getvalue()
+
+
+def late(one: dict) -> str:
+    """'yes' or 'no' as the LMS marked the submission late, '' where its export does not say."""
+    return {True: "yes", False: "no"}.get(one.get("late"), "")
+
+
+def similar_to(one: dict) -> str:
+    """The submissions alike to this one, as 'bob (97%), carol (85%)' ('' when none)."""
+    return ", ".join(f"{other['submission']} ({other['similarity']:.0%})" for other in one.get("similar", []))
 
 
 def _cell(text: str) -> str:
@@ -61,8 +75,10 @@ def to_junit(graded: list[dict]) -> str:
         suite = ET.SubElement(root, "testsuite", name=text(one["submission"]), errors="0", time=str(one["seconds"]),
                               **{k: str(v) for k, v in counts.items()})
         properties = ET.SubElement(suite, "properties")
-        for key in ("student", "student_id", "score", "max_score", "note", "isolation"):
+        for key in ("student", "student_id", "score", "max_score", "note", "isolation", "submitted"):
             ET.SubElement(properties, "property", name=key, value=text(one.get(key, "")))
+        ET.SubElement(properties, "property", name="late", value=late(one))
+        ET.SubElement(properties, "property", name="similar", value=text(similar_to(one)))
         for result, check in checks:
             case = ET.SubElement(suite, "testcase", name=text(f"{check['name']}: {check['description']}"),
                                  classname=text(f"{one['submission']}.step{result['step']}_{result['name']}"))

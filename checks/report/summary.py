@@ -11,14 +11,17 @@ from harness.text import clean
 from ..engine import PASSED
 from ..grading import did_not_load, number
 from ..steps import STEPS
+from .class_stats import alike
 
 LISTED = 8  # names listed on one line before "and N more"
 SLOWEST = 3  # submissions named as the slowest
 
 
-def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None = None, found=None) -> str:
+def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None = None, found=None,
+            left_out: list[str] = ()) -> str:
     """A few lines for the instructor: how many, the mean score, each step's pass rate, the slowest, what did not
-    load, the isolation in force, and (given a submissions.Survey) the layout read and what was left aside."""
+    load, the pairs alike, the isolation in force, (given a submissions.Survey) the layout read and what was left
+    aside, and the submissions `left_out` of an LMS's import file."""
     count = len(graded)
     most = graded[0]["max_score"] if graded else 0
     mean = statistics.fmean(one["score"] for one in graded) if graded else 0.0
@@ -38,11 +41,17 @@ def summary(graded: list[dict], *, seconds: float, jobs: int, out: Path | None =
     credited = sum(1 for one in graded for r in one["steps"] if r.get("credited"))
     if credited:
         lines.append(f"  blocked steps graded anyway (--credit-blocked): {credited}")
+    pairs = alike(graded)
+    if pairs:
+        lines.append("  alike, for a person to look at (no score changed): "
+                     + listed([f"{a} and {b} {figure:.0%}" for a, b, figure in pairs]))
     levels = sorted({one.get("isolation", "unknown") for one in graded})
     if levels:
         lines.append(f"  isolation: {', '.join(levels)} (see 'The sandbox' in the README)")
     if found is not None:
         lines += _found(found)
+    if left_out:
+        lines.append(f"  left out of the import file, as no export of that LMS gave their id: {listed(left_out)}")
     if out is not None:
         lines.append(f"Wrote {out}")
     return "\n".join(lines)

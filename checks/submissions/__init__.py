@@ -34,6 +34,10 @@ class Submission:
     note: str = ""
     student: str = ""  # the student's name as the platform gave it ('' when the row's name is all there is)
     student_id: str = ""  # the platform's id for the student ('' when it gives none)
+    late: bool | None = None  # the platform marks it late (None: it does not say)
+    submitted: str = ""  # when it was handed in, as the platform writes it ('' when it does not say)
+    similar: tuple = ()  # (name, similarity) of the other submissions alike enough to look at (see similarity.py)
+    platform: str = ""  # the export it was read from: canvas, moodle, blackboard, classroom ('' when none)
 
 
 @dataclass
@@ -110,7 +114,8 @@ def _class(folder: Path, text: str, scratch: Scratch, found: Survey) -> list[Sub
     found.layouts.append(read.layout)
     found.stray += read.stray
     found.skipped += [f"{s.name}: {name}" for s in read.students for name in s.skipped]
-    return [_student(student, scratch, folder) for student in read.students]
+    platform = "" if read.layout == "folders" else read.layout  # whose ids the rows carry
+    return [replace(_student(student, scratch, folder), platform=platform) for student in read.students]
 
 
 def _student(student: Student, scratch: Scratch, class_folder: Path | None = None, label: str = "") -> Submission:
@@ -118,7 +123,7 @@ def _student(student: Student, scratch: Scratch, class_folder: Path | None = Non
 
     class_folder: the folder the student's entry sits in (None when the student's own folder was named)."""
     name, notes = student.name, []
-    given = (student.name, student.id) if student.id else ("", "")
+    given = ((student.name, student.id) if student.id else ("", "")) + (student.late, student.submitted)
     if class_folder and student.home != class_folder and student.home.is_symlink() and \
             not _inside(student.home, class_folder):
         return Submission(name, None, f"{student.home.name} is a link to a folder outside the class folder, so it "

@@ -16,15 +16,18 @@ from pathlib import Path
 
 from .archives import is_zip
 
-RECEIPT_BYTES = 64 << 10  # the start of a Blackboard receipt read for the student's name
+RECEIPT_BYTES = 64 << 10  # the start of a Blackboard receipt read for the name, username and date
 # doejane_12345_67890_agent.py, doejane_LATE_12345_67890_agent-1.py: login, late flag, user id, file id, file name
 CANVAS = re.compile(r"(?P<login>[^_]+?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<file_id>\d+)_(?P<file>.+)", re.DOTALL)
-# Jane Doe_12345_assignsubmission_file_ (a folder) or Jane Doe_12345_assignsubmission_file_agent.py (a file)
-MOODLE = re.compile(r"(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)", re.DOTALL)
-# Lab 1_jdoe_attempt_2026-11-30-10-00-00_agent.py, and the receipt Lab 1_jdoe_attempt_2026-11-30-10-00-00.txt
-BLACKBOARD = re.compile(r"(?P<assignment>.+)_(?P<user>[^_]+)_attempt_(?P<stamp>\d{4}(?:-\d\d){5})(?P<rest>.*)",
-                        re.DOTALL)
+# Jane Doe_12345_assignsubmission_file_ (a folder, Moodle 3.x), Jane Doe_12345_assignsubmission_file (Moodle 4.1 and
+# later: no trailing _) or Jane Doe_12345_assignsubmission_file_agent.py (a file). The number is the assignment's
+# participant id, the "Identifier" of its grading worksheet.
+MOODLE = re.compile(r"(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)(?:_(?P<file>.*))?", re.DOTALL)
+# Lab 1_jdoe_attempt_2026-11-30-10-00-00_agent.py, and the receipt Lab 1_jdoe_attempt_2026-11-30-10-00-00.txt. Both
+# the assignment and the username may hold a "_": the receipt says which part is the username.
+BLACKBOARD = re.compile(r"(?P<prefix>.+?)_attempt_(?P<stamp>\d{4}(?:-\d\d){5})(?P<rest>.*)", re.DOTALL)
 RECEIPT_NAME = re.compile(r"^Name:\s*(?P<name>.*?)\s*\((?P<user>[^()]*)\)\s*$", re.MULTILINE)
+RECEIPT_DATE = re.compile(r"^Date Submitted:\s*(?P<date>.*?)\s*$", re.MULTILINE)
 _COPY_NUMBER = re.compile(r"(?P<stem>.+)-(?P<n>\d+)(?P<suffix>\.[^.]*)?", re.DOTALL)  # agent-1.py: Canvas's resubmission
 
 
@@ -38,6 +41,8 @@ class Student:
     entries: list[Path] = field(default_factory=list)  # the files and folders of their latest attempt
     skipped: list[str] = field(default_factory=list)  # older attempts, not graded
     only: str = ""  # what they handed in when it holds no file: "a receipt", "online text"
+    late: bool | None = None  # whether the platform marks the hand-in late (None: it does not say)
+    submitted: str = ""  # when it was handed in, as the platform writes it ("" when it does not say)
 
 
 @dataclass
@@ -103,8 +108,10 @@ def _canvas(folder: Path, entries: list[Path]) -> tuple[list[Student], list[str]
             if older[1] is entry:
                 continue
         latest[key] = (order, entry)
-    for (student_id, _), (_, entry) in latest.items():
-        by_id[student_id].entries.append(entry)
+    for (student_id, _), (order, entry) in latest.items():
+        student = by_id[student_id]
+        student.entries.append(entry)
+        student.late = bool(student.late) or order[2]  # Canvas marks the whole submission late, in every file
     return list(by_id.values()), stray
 
 
@@ -137,39 +144,61 @@ def _moodle(folder: Path, entries: list[Path]) -> tuple[list[Student], list[str]
 
 def _blackboard(folder: Path, entries: list[Path]) -> tuple[list[Student], list[str]]:
     """Blackboard: Assignment_user_attempt_STAMP_name files and a receipt Assignment_user_attempt_STAMP.txt."""
-    attempts: dict[str, dict[str, list[Path]]] = {}
+    attempts: dict[str, dict[str, list[Path]]] = {}  # "Assignment_user" -> stamp -> files
     stray = []
     for entry in entries:
         match = BLACKBOARD.fullmatch(entry.name) if entry.is_file() else None
         if not match or not (match["rest"].startswith("_") or match["rest"].casefold() in ("", ".txt")):
             stray.append(entry.name)
             continue
-        attempts.setdefault(match["user"], {}).setdefault(match["stamp"], []).append(entry)
+        attempts.setdefault(match["prefix"], {}).setdefault(match["stamp"], []).append(entry)
+    receipts = {prefix: _receipt(by_stamp[max(by_stamp)]) for prefix, by_stamp in attempts.items()}
+    # The assignment's name, from the receipts that give a username: it tells apart the username of the others.
+    assignments = {prefix[: -len(user) - 1] for prefix, (_, user, _) in receipts.items()
+                   if user and prefix.endswith("_" + user)}
     students = []
-    for user, by_stamp in attempts.items():
+    for prefix, by_stamp in attempts.items():
         last = max(by_stamp)
         files = [e for e in by_stamp[last] if BLACKBOARD.fullmatch(e.name)["rest"].startswith("_")]
-        receipts = [e for e in by_stamp[last] if e not in files]
-        student = Student(_receipt_name(receipts) or user, folder, user, entries=files)
+        name, user, date = receipts[prefix]
+        user = user or _username(prefix, assignments)
+        student = Student(name or user, folder, user, entries=files, submitted=date or _stamp(last))
         student.skipped = [e.name for stamp in sorted(by_stamp) if stamp != last for e in by_stamp[stamp]]
-        if not files and receipts:
+        if not files:
             student.only = "a receipt"
         students.append(student)
     return students, stray
 
 
-def _receipt_name(receipts: list[Path]) -> str:
-    """The student's name on a Blackboard receipt ('Name: Jane Doe (jdoe)'), or ''."""
-    for receipt in receipts:
+def _username(prefix: str, assignments: set[str]) -> str:
+    """The username in 'Assignment_user' with no receipt to say: what follows a known assignment's name, else the
+    last part."""
+    for assignment in sorted(assignments, key=len, reverse=True):
+        if prefix.startswith(assignment + "_"):
+            return prefix[len(assignment) + 1:]
+    return prefix.rsplit("_", 1)[-1]
+
+
+def _stamp(stamp: str) -> str:
+    """Blackboard's 2026-11-30-10-00-00 as 2026-11-30 10:00:00."""
+    return f"{stamp[:10]} {stamp[11:].replace('-', ':')}"
+
+
+def _receipt(files: list[Path]) -> tuple[str, str, str]:
+    """The student's name, username and submission date on a Blackboard receipt among `files`
+    ('Name: Mary Ann Lee (mary_ann)', 'Date Submitted: ...'), each '' when not there."""
+    for receipt in files:
+        if BLACKBOARD.fullmatch(receipt.name)["rest"].casefold() != ".txt":
+            continue
         try:
             with open(receipt, "rb") as file:
                 text = file.read(RECEIPT_BYTES).decode("utf-8", "replace")
         except OSError:
             continue
-        match = RECEIPT_NAME.search(text)
-        if match and match["name"]:
-            return match["name"]
-    return ""
+        name, date = RECEIPT_NAME.search(text), RECEIPT_DATE.search(text)
+        if name or date:
+            return (name["name"] if name else "", name["user"].strip() if name else "", date["date"] if date else "")
+    return "", "", ""
 
 
 def _classroom(folder: Path, entries: list[Path]) -> tuple[list[Student], list[str]]:

@@ -4,6 +4,7 @@
     spec2code grade submissions/ --format junit --out grades.xml
     spec2code grade class.zip --credit-blocked --out grades.csv  # a platform's export, zipped, as it came
     spec2code grade --format gradescope                       # inside Gradescope: /autograder/... in and out
+    spec2code grade canvas-export.zip --format canvas --assignment "Lab 1 (4321)" --out import.csv
 
 Each submission is graded by the engine (checks.grade_agent) in its own child process, so nothing a submission
 does can change its score, another student's, or the file written: the output is written once, at the end.
@@ -20,10 +21,12 @@ from pathlib import Path
 from checks.grading import DEFAULT_JOBS, grade_all
 from checks.report import FORMATS, render
 from checks.report.gradescope import VISIBILITIES
+from checks.report.lms import ASSIGNMENT, LMS_FORMATS, unmatched
 from checks.report.progress import Progress
 from checks.report.summary import summary
 from checks.steps import STEPS
 from checks.submissions import Scratch, survey
+from checks.submissions.similarity import with_similar
 from harness import levels
 from harness.errors import UsageError
 from harness.files import write_atomically
@@ -44,7 +47,23 @@ def main(argv: list[str] | None = None) -> int:
         except UsageError as exc:
             print(f"spec2code grade: {exc}", file=sys.stderr)
             return 2
+        if len(found.submissions) > 1:
+            try:
+                found.submissions = with_similar(found.submissions, template=_stubs())
+            except ImportError as exc:  # a lab installed before it needed copydetect
+                print(f"spec2code grade: submissions not compared for similarity: {exc.name} is not installed "
+                      f"(pip install {exc.name})", file=sys.stderr)
         return _grade(args, found, out)
+
+
+def _stubs() -> str:
+    """The stubs every student starts from, left out when submissions are compared ('' if they cannot be made)."""
+    from lab.stubs import render
+
+    try:
+        return render()
+    except (OSError, ValueError, SyntaxError, KeyError):  # the lab installed without its reference agent
+        return ""
 
 
 def _grade(args, found, out: Path | None) -> int:
@@ -59,7 +78,7 @@ def _grade(args, found, out: Path | None) -> int:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
     options = {"visibility": args.visibility, "step_visibility": args.step_visibility} \
-        if args.format == "gradescope" else {}
+        if args.format == "gradescope" else {"assignment": args.assignment} if args.format in LMS_FORMATS else {}
     text = render(graded, args.format, **options)
     if out is None:
         sys.stdout.write(text)
@@ -70,8 +89,9 @@ def _grade(args, found, out: Path | None) -> int:
         except OSError as exc:
             print(f"spec2code grade: could not write {out}: {exc.strerror or exc}", file=sys.stderr)
             return 2
-    print(summary(graded, seconds=time.monotonic() - started, jobs=args.jobs, out=out, found=found),
-          file=sys.stderr)
+    left_out = unmatched(graded, args.format) if args.format in LMS_FORMATS else []
+    print(summary(graded, seconds=time.monotonic() - started, jobs=args.jobs, out=out, found=found,
+                  left_out=left_out), file=sys.stderr)
     return 0
 
 
@@ -84,10 +104,16 @@ def _parse(argv) -> argparse.Namespace:
         "Canvas, Moodle, Blackboard or GitHub Classroom (read as students, latest attempt only), or one subfolder or "
         ".py file per student. With --format gradescope and no SUBMISSION, reads /autograder/submission and writes "
         "/autograder/results/results.json. A blocked step (one whose earlier step failed) scores 0 unless "
-        "--credit-blocked. Exit status: 0 when grading completed (whatever the scores), 2 for a usage error.",
+        "--credit-blocked. --format canvas, moodle or blackboard writes the file that LMS imports (Canvas's gradebook "
+        "CSV, Moodle's grading worksheet, Blackboard's Grade Center upload), with the ids its export gave. "
+        "Agents alike beyond the stubs are named (CSV's similar column, JSON's similar), never scored. Exit status: "
+        "0 when grading completed (whatever the scores), 2 for a usage error.",
     )
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION", help="agent.py files or folders")
     parser.add_argument("--format", choices=FORMATS, default="csv", help="output format (default: csv)")
+    parser.add_argument("--assignment", default=ASSIGNMENT, metavar="NAME",
+                        help="--format canvas or blackboard: the grade column's header, as the LMS's own grade export "
+                        f"names the assignment, to fill it; any other name makes a new column (default: {ASSIGNMENT})")
     parser.add_argument("--out", metavar="PATH", help="write the output to this file (default: standard output)")
     parser.add_argument("--jobs", type=_positive(int), default=DEFAULT_JOBS, metavar="N",
                         help=f"submissions graded at once (default: {DEFAULT_JOBS})")

@@ -11,6 +11,7 @@ from checks.grading import grade_all
 from checks.report import class_stats
 from checks.report.class_page import to_html
 from checks.submissions import Submission
+from checks.submissions.similarity import with_similar
 from tests.helpers import contained_corpus
 from tests.paths import REFERENCE_AGENT, ROOT
 from tests.shipped import stubs_file
@@ -38,7 +39,7 @@ def graded(tmp_path_factory):
     submissions = [Submission(name, stubs if path == "stubs" else path,
                               "" if path else "no agent.py found: the submission is empty")
                    for name, path in CLASS.items()]
-    return grade_all(submissions, jobs=2)
+    return grade_all(with_similar(submissions, template=stubs.read_text()), jobs=2)
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +73,18 @@ def test_the_commonest_failing_checks_come_first_with_their_messages(graded):
     assert all(row.messages and row.messages[0][1] >= 1 for row in top)
 
 
+def test_pairs_alike_are_listed_with_a_figure_and_their_scores_untouched(graded, page):
+    pairs = class_stats.alike(graded)
+    print("alike:", pairs)
+    assert pairs[0] == ("ada", "bo", 1.0)  # the same agent handed in twice
+    assert not any("cy" in pair[:2] for pair in pairs)  # the stubs, untouched, are no one's own code
+    scores = {one["submission"]: one["score"] for one in graded}
+    assert scores["ada"] == scores["bo"] == 5
+    html = page.read_text(encoding="utf-8")
+    section = html[html.index("<h2>Similar submissions</h2>"):html.index("<h2>Every submission</h2>")]
+    assert "<td>ada</td><td>bo</td><td class=\"num\">100%</td>" in section
+
+
 def test_the_page_is_self_contained_and_escapes_what_students_wrote(page):
     html = page.read_text(encoding="utf-8")
     assert "<script" not in html.replace("&lt;script&gt;", "")  # the student's name is shown, not run
@@ -79,7 +92,7 @@ def test_the_page_is_self_contained_and_escapes_what_students_wrote(page):
     assert not re.search(r'(src|href)="(https?:)?//', html) and "@import" not in html  # nothing from the network
     assert html.count("<svg") == 2 and "Isolation in force" in html
     for heading in ("Pass rate per step", "Score distribution", "Checks most students fail",
-                    "Timed out, crashed or tried to forge", "Every submission"):
+                    "Timed out, crashed or tried to forge", "Similar submissions", "Every submission"):
         assert f"<h2>{heading}</h2>" in html
 
 

@@ -61,8 +61,8 @@ def test_csv_reads_back_one_row_per_submission_in_pandas_whatever_the_names():
     assert len(graded) == 22
     table = pandas.read_csv(io.StringIO(formats.to_csv(graded)), dtype=str, keep_default_na=False)
     assert len(table) == 22
-    assert list(table.columns) == ["submission", "name", "id", "step1", "step2", "step3", "step4", "step5", "total",
-                                   "max", "notes"]
+    assert list(table.columns) == ["submission", "name", "id", "late", "submitted", "step1", "step2", "step3",
+                                   "step4", "step5", "total", "max", "similar", "notes"]
     shown = list(table["submission"])
     assert shown[14] == "carriage\\x0dreturn" and shown[15] == "new\nline"  # a newline is kept, quoted
     assert shown[17] == 'say "hi", twice'

@@ -116,3 +116,84 @@ def test_plain_folders_sort_naturally_and_leave_stray_files_aside(tmp_path):
 ])
 def test_natural_order(names, ordered):
     assert sorted(names, key=natural_key) == ordered
+
+
+def late_and_time(found) -> dict:
+    """name -> (late, submitted) for each submission."""
+    return {s.name: (s.late, s.submitted) for s in found.submissions}
+
+
+def test_canvas_reads_late_from_the_file_name(tmp_path):
+    """Canvas's "Download Submissions" names each file login[_LATE]_userid_fileid_name and gives no time."""
+    make(tmp_path, {
+        "doejane_12345_67890_agent.py": AGENT_SOURCE,
+        "doejane_LATE_12345_67899_agent-1.py": AGENT_SOURCE,  # sent again, after the deadline: the one graded
+        "smithbob_22222_33333_agent.py": AGENT_SOURCE,
+        "leeann_LATE_33333_44444_agent.py": AGENT_SOURCE,
+    })
+    found = survey([str(tmp_path)])
+    assert [(s.name, s.student_id) for s in found.submissions] == [
+        ("doejane", "12345"), ("leeann", "33333"), ("smithbob", "22222")]
+    assert late_and_time(found) == {"doejane": (True, ""), "leeann": (True, ""), "smithbob": (False, "")}
+
+
+def test_moodle_4_folders_without_the_trailing_underscore_make_one_row_per_student(tmp_path):
+    """Moodle 4.1 and later name each student's folder Jane Doe_123456_assignsubmission_file (3.x adds a "_"); the
+    number is the participant id its grading worksheet calls the Identifier. Moodle gives no late flag or time."""
+    make(tmp_path, {
+        "Jane Doe_123456_assignsubmission_file/agent.py": AGENT_SOURCE,
+        "Jane Doe_123456_assignsubmission_onlinetext/onlinetext.html": "<p>done</p>",
+        "Bob Roe_234567_assignsubmission_onlinetext/onlinetext.html": "<p>forgot the file</p>",
+        "Ann Lee_345678_assignsubmission_file/lab/agent.py": AGENT_SOURCE,
+    })
+    found = survey([str(tmp_path)])
+    assert found.layouts == ["moodle"] and found.stray == []
+    graded = rows(found)
+    assert list(graded) == ["Ann Lee", "Bob Roe", "Jane Doe"]  # one row per student, not per upload type
+    assert graded["Jane Doe"] == ("Jane Doe", "123456", "agent.py", "")
+    assert graded["Ann Lee"][:3] == ("Ann Lee", "345678", "agent.py")
+    assert graded["Bob Roe"][:3] == ("Bob Roe", "234567", None)
+    assert "handed in online text, no file" in graded["Bob Roe"][3]
+    assert set(late_and_time(found).values()) == {(None, "")}
+
+
+def test_moodle_3_folders_keep_reading_as_before(tmp_path):
+    make(tmp_path, {
+        "Jane Doe_123456_assignsubmission_file_/agent.py": AGENT_SOURCE,
+        "Jane Doe_123456_assignsubmission_onlinetext_/onlinetext.html": "<p>done</p>",
+        "Bob Roe_234567_assignsubmission_onlinetext_/onlinetext.html": "<p>no file</p>",
+    })
+    graded = rows(survey([str(tmp_path)]))
+    assert {name: row[:3] for name, row in graded.items()} == {
+        "Bob Roe": ("Bob Roe", "234567", None), "Jane Doe": ("Jane Doe", "123456", "agent.py")}
+
+
+RECEIPT = ("Name: {name} ({user})\nAssignment: Lab_1\nDate Submitted: {date}\nCurrent Grade: Needs Grading\n\n"
+           "Files:\n\tOriginal filename: agent.py\n\tFilename: {file}\n")
+
+
+def test_blackboard_takes_the_username_and_time_from_the_receipt(tmp_path):
+    """Blackboard names files Assignment_username_attempt_STAMP_file; both parts may hold "_", so the receipt's
+    'Name: Mary Ann Lee (mary_ann)' says which is the username, and its 'Date Submitted:' when it came."""
+    stamp = "Lab_1_{user}_attempt_2026-11-30-{time}"
+    files = {}
+    for user, name, time, date in [
+            ("mary_ann", "Mary Ann Lee", "10-00-00", "Monday, November 30, 2026 10:00:00 AM EST"),
+            ("jdoe", "Jane Doe", "23-59-59", "Monday, November 30, 2026 11:59:59 PM EST")]:
+        prefix = stamp.format(user=user, time=time)
+        files[f"{prefix}_agent.py"] = AGENT_SOURCE
+        files[f"{prefix}.txt"] = RECEIPT.format(name=name, user=user, date=date, file=f"{prefix}_agent.py")
+    files["Lab_1_li_wei_attempt_2026-12-01-09-30-00_agent.py"] = AGENT_SOURCE  # no receipt: the others name Lab_1
+    found = survey([str(make(tmp_path, files))])
+    assert found.layouts == ["blackboard"]
+    graded = rows(found)
+    assert {name: row[:3] for name, row in graded.items()} == {
+        "Jane Doe": ("Jane Doe", "jdoe", "Lab_1_jdoe_attempt_2026-11-30-23-59-59_agent.py"),
+        "Mary Ann Lee": ("Mary Ann Lee", "mary_ann", "Lab_1_mary_ann_attempt_2026-11-30-10-00-00_agent.py"),
+        "li_wei": ("li_wei", "li_wei", "Lab_1_li_wei_attempt_2026-12-01-09-30-00_agent.py"),
+    }
+    assert late_and_time(found) == {
+        "Mary Ann Lee": (None, "Monday, November 30, 2026 10:00:00 AM EST"),
+        "Jane Doe": (None, "Monday, November 30, 2026 11:59:59 PM EST"),
+        "li_wei": (None, "2026-12-01 09:30:00"),  # no receipt: the time in the file's name
+    }

@@ -21,6 +21,7 @@ from harness.settings import REFERENCE_AGENT
 from lab.commands import grade
 from tests.checks.report import gradescope_spec
 from tests.helpers import contained_corpus, exit_status
+from tests.paths import AGENTS
 from tests.schemas import junit_schema
 from tests.shipped import stubs_file
 
@@ -31,6 +32,7 @@ STUBS = stubs_file(_STUBS_HOME / "lab-copy")
 N_STEPS = len(STEPS)
 
 WRONG = contained_corpus() / "wrong"  # the corpus of typical mistakes, each breaking one step
+AGENTS_CORRECT = AGENTS / "correct"  # agents written other ways, each passing every step
 
 # name -> expected total score (one point per step).
 EXPECTED = {
@@ -193,8 +195,8 @@ def test_partial_credit_and_points_per_step(reports):
 
 def test_csv_has_one_row_per_submission_with_scores_a_spreadsheet_reads(reports):
     rows = list(csv.DictReader(io.StringIO(grade_formats.to_csv(reports))))
-    assert list(rows[0]) == ["submission", "name", "id", "step1", "step2", "step3", "step4", "step5", "total", "max",
-                             "notes"]
+    assert list(rows[0]) == ["submission", "name", "id", "late", "submitted", "step1", "step2", "step3", "step4",
+                             "step5", "total", "max", "similar", "notes"]
     assert [row["submission"] for row in rows] == sorted(EXPECTED)
     assert {row["submission"]: int(row["total"]) for row in rows} == EXPECTED
     reference = next(row for row in rows if row["submission"] == "reference")
@@ -373,3 +375,107 @@ def test_at_the_user_level_a_reference_any_user_can_read_stops_grading_with_one_
         f"copy the reference: make its folder private (chmod go-rwx {REFERENCE_AGENT.parent}) or grade where "
         "namespaces are available\n")
     assert graded == [] and not out.exists()  # nothing graded, nothing written
+
+
+# --- LMS exports in, LMS import files out --------------------------------------------------------------------
+
+# extract_code as line_scanner.py writes it: a student's own step 1
+SCANNER = (AGENTS_CORRECT / "line_scanner.py").read_text()
+STEP1_DONE = SCANNER[SCANNER.index("def extract_code"):SCANNER.index("def write_tests")]
+
+
+def lms_exports(base: Path) -> list[Path]:
+    """A Canvas, a Moodle 4.x and a Blackboard export of the same small class: jane and her copier (the same agent,
+    with step 1 written), and one student each with the stubs untouched."""
+    stubs = STUBS.read_text()
+    own = stubs.replace(stubs[stubs.index("def extract_code"):stubs.index("def write_tests")], STEP1_DONE)
+    canvas, moodle, blackboard = base / "canvas", base / "moodle", base / "blackboard"
+    files = {
+        canvas / "doejane_12345_67890_agent.py": own,
+        canvas / "roejohn_LATE_23456_67891_agent.py": own,  # a copy, handed in late
+        canvas / "smithbob_34567_67892_agent.py": stubs,
+        moodle / "Ann Lee_345678_assignsubmission_file" / "agent.py": stubs,
+        moodle / "Ann Lee_345678_assignsubmission_onlinetext" / "onlinetext.html": "<p>done</p>",
+        moodle / "Bob Roe_456789_assignsubmission_onlinetext" / "onlinetext.html": "<p>no file</p>",
+        blackboard / "Lab_1_mary_ann_attempt_2026-11-30-10-00-00_agent.py": stubs,
+        blackboard / "Lab_1_mary_ann_attempt_2026-11-30-10-00-00.txt":
+            "Name: Mary Ann Lee (mary_ann)\nAssignment: Lab_1\nDate Submitted: Monday, November 30, 2026 10:00:00 AM "
+            "EST\n",
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return [canvas, moodle, blackboard]
+
+
+@pytest.fixture(scope="module")
+def lms_class(tmp_path_factory):
+    """The three exports graded once (stubs and step 1 only: fast), as JSON, with the summary."""
+    base = tmp_path_factory.mktemp("lms")
+    out = base / "grades.json"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = grade.main([*map(str, lms_exports(base)), "--format", "json", "--out", str(out), "--jobs", "3"])
+    assert code == 0
+    return json.loads(out.read_text(encoding="utf-8")), err.getvalue()
+
+
+def test_each_lms_export_gives_one_row_per_student_with_its_id_and_late_flag(lms_class):
+    reports, err = lms_class
+    rows = {one["submission"]: (one["student_id"], one["late"], one["submitted"]) for one in reports}
+    assert rows == {
+        "doejane": ("12345", False, ""), "roejohn": ("23456", True, ""), "smithbob": ("34567", False, ""),  # Canvas
+        "Ann Lee": ("345678", None, ""), "Bob Roe": ("456789", None, ""),  # Moodle 4.x: no late flag, no time
+        "Mary Ann Lee": ("mary_ann", None, "Monday, November 30, 2026 10:00:00 AM EST"),  # Blackboard's receipt
+    }
+    assert "read as an export of canvas, moodle, blackboard" in err
+    assert [one["platform"] for one in reports] == ["moodle", "moodle", "canvas", "blackboard", "canvas", "canvas"]
+    table = list(csv.DictReader(io.StringIO(grade_formats.to_csv(reports))))
+    assert {row["submission"]: row["late"] for row in table}["roejohn"] == "yes"
+
+
+def test_copies_are_flagged_beside_the_score_never_in_it(lms_class):
+    reports, err = lms_class
+    graded = by_name(reports)
+    assert graded["doejane"]["similar"] == [{"submission": "roejohn", "similarity": 1.0}]
+    assert graded["roejohn"]["similar"] == [{"submission": "doejane", "similarity": 1.0}]
+    assert graded["doejane"]["score"] == graded["roejohn"]["score"] == 1  # step 1 passes: the copy scores the same
+    assert all(one["similar"] == [] for name, one in graded.items() if name not in ("doejane", "roejohn"))
+    assert "alike, for a person to look at (no score changed): doejane and roejohn 100%" in err
+    table = {row["submission"]: row for row in csv.DictReader(io.StringIO(grade_formats.to_csv(reports)))}
+    assert table["doejane"]["similar"] == "roejohn (100%)" and table["smithbob"]["similar"] == ""
+
+
+def test_grade_writes_each_lms_import_file_from_the_ids_its_export_gave(tmp_path, lms_class, capsys):
+    """The import files themselves are checked against each LMS's column rules in tests/checks/report/test_lms.py;
+    here, that the command writes them, with the ids read from the exports."""
+    reports, _ = lms_class
+    canvas = tmp_path / "canvas.csv"
+    assert grade.main([str(STUBS), "--format", "canvas", "--assignment", "Lab 1 (4321)", "--out", str(canvas)]) == 0
+    assert canvas.read_text().splitlines() == ["Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (4321)"]
+    assert "left out of the import file, as no export of that LMS gave their id: lab-copy" in capsys.readouterr().err
+    from checks.report import render
+
+    lines = {lms: render(reports, lms).splitlines() for lms in ("canvas", "moodle", "blackboard")}
+    assert lines["canvas"][0] == "Student,ID,SIS User ID,SIS Login ID,Section,Spec to Code"
+    assert lines["canvas"][1:] == ["doejane,12345,,,,1", "roejohn,23456,,,,1", "smithbob,34567,,,,0"]
+    assert lines["moodle"][0] == "Identifier,Full name,Grade,Maximum Grade,Last modified (grade)"
+    assert [line.rsplit(",", 1)[0] for line in lines["moodle"][1:]] == [
+        "Participant 345678,Ann Lee,0,5", "Participant 456789,Bob Roe,0,5"]  # Moodle's rows only
+    assert lines["blackboard"] == ['"Username","Spec to Code"', '"mary_ann","0"']
+    print("\n".join(f"{lms}: {text[0]}" for lms, text in lines.items()))
+
+
+def test_without_copydetect_grading_goes_on_and_says_what_to_install(tmp_path, capsys, monkeypatch):
+    def missing(*args, **kwargs):
+        raise ImportError("No module named 'copydetect'", name="copydetect")
+
+    monkeypatch.setattr(grade, "with_similar", missing)
+    for name in ("amy", "bob"):
+        (tmp_path / name).mkdir()
+        shutil.copy(STUBS, tmp_path / name / "agent.py")
+    assert grade.main([str(tmp_path), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert [one["score"] for one in json.loads(out)] == [0, 0]
+    assert "spec2code grade: submissions not compared for similarity: copydetect is not installed " \
+           "(pip install copydetect)" in err
