@@ -2,6 +2,7 @@
 
 import ast
 import asyncio
+import builtins
 import os
 import re
 import time
@@ -145,6 +146,81 @@ def test_the_reference_finder_catches_what_it_should():
     assert broken_references("Edit lab/agent.py, then run `spec2code check` and harness.tasks.LEAP_YEAR.reference") == []
 
 
+# --- one notebook leads to the next, and each cell runs on its own ------------------------------------------------
+
+MARKDOWN_LINK = re.compile(r"\[(\d\d_\w+\.ipynb)\]\((\d\d_\w+\.ipynb)\)")
+
+
+def linked(source):
+    """The notebooks a markdown text links to, as [name](name)."""
+    return [target for text, target in MARKDOWN_LINK.findall(source) if text == target]
+
+
+@pytest.mark.parametrize("name, after", list(zip(EXPECTED, EXPECTED[1:])))
+def test_each_notebook_ends_with_a_markdown_link_to_the_next(name, after):
+    last = [c for c in load(name).cells if c.cell_type == "markdown"][-1]
+    assert f"{after}.ipynb" in linked(last.source), f"{name}: its last words link {linked(last.source)}"
+    assert (NOTEBOOKS / f"{after}.ipynb").exists()
+    assert not any("ipynb" in c.source for c in code_cells(load(name))), f"{name}: a notebook is named in code"
+
+
+def test_the_start_notebook_lists_every_notebook_as_a_link():
+    [how] = [c for c in load("00_start").cells if c.source.startswith("## How to work")]
+    assert linked(how.source) == [f"{n}.ipynb" for n in EXPECTED[1:]]
+
+
+def unbound(source):
+    """The names a code cell uses that it neither imports nor defines (nor Python has): what it needs from others."""
+    tree = ast.parse(source)
+    bound = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    return sorted(used - bound)
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_every_code_cell_needs_nothing_from_an_earlier_cell(name):
+    """The lab stops idle kernels, and a student runs any cell first: each cell imports and defines what it uses."""
+    for i, cell in enumerate(code_cells(load(name))):
+        assert unbound(cell.source) == [], f"{name}, code cell {i}: {cell.source.splitlines()[0]}"
+
+
+def test_the_unbound_finder_catches_what_it_should():
+    assert unbound("from x import a\nb = a(c)\nprint([d for d in b], len(e))") == ["c", "e"]
+    assert unbound("def f(x):\n    return x + y\nimport os.path\nos.sep") == ["y"]
+
+
+@pytest.mark.slow
+def test_every_code_cell_runs_alone_in_a_fresh_kernel(lab_kernel, tmp_path):
+    """As after the lab stopped the kernel: a new one, and only this cell run in it (on the stubs)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SPEC2CODE_AGENT", "SPEC2CODE_MODEL")}
+    env["SPEC2CODE_AGENT"] = str(stubs_file(tmp_path))
+    at_once = asyncio.Semaphore(PARALLEL)
+
+    async def alone(name, i, cell):
+        nb = nbformat.v4.new_notebook(metadata=load(name).metadata)
+        nb.cells = [nbformat.v4.new_code_cell(cell.source)]
+        client = NotebookClient(nb, kernel_name=lab_kernel, timeout=CELL_TIMEOUT, allow_errors=True,
+                                resources={"metadata": {"path": str(NOTEBOOKS)}})
+        async with at_once:
+            await client.async_execute(env=env)
+        return [f"{name}, code cell {i}: {error}" for error in errors(nb)]
+
+    async def every():
+        cells = [(name, i, cell) for name in EXPECTED for i, cell in enumerate(code_cells(load(name)))]
+        return [e for found in await asyncio.gather(*(alone(*c) for c in cells)) for e in found]
+
+    assert asyncio.run(every()) == []
+
+
 # --- executed end to end -----------------------------------------------------------------------------------------
 
 
@@ -268,10 +344,10 @@ def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
     assert "```" in outputs(code_cells(step1)[0])  # a real reply, with a fence to find
     run = outputs(code_cells(step3)[0])
     assert "'failed': ['test_" in run and "'error': None" in run  # the buggy solution fails named tests
-    table, chart = code_cells(step4)[:2]
-    assert "solve() passed after 2 round(s)" in outputs(table)
-    assert any("image/png" in out.get("data", {}) for out in chart.outputs)
-    contrast, bars = code_cells(step5)[1:3]
+    rounds = code_cells(step4)[0]  # a table, then a chart
+    assert "solve() passed after 2 round(s)" in outputs(rounds)
+    assert any("image/png" in out.get("data", {}) for out in rounds.outputs)
+    contrast = bars = code_cells(step5)[1]
     rows = {line.split("  ")[0]: line for line in outputs(contrast).splitlines()}
     assert re.search(r"(\d+) of \1\s+(\d+) of \2\s+-$", rows["honest model"])  # green everywhere
     assert re.search(r"(\d+) of \1\s+(\d+) of (?!\2)\d+\s+test_", rows["gaming model"])  # visible green, held-out red
@@ -281,13 +357,13 @@ def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
 @pytest.mark.slow
 def test_notebook_06_shows_test_quality_the_gap_and_a_trail(executed_with_stubs):
     """Its demonstrations run the lab's finished agent, so they work before the learner has written anything."""
-    leap, duration, table, _, trail = (outputs(c) for c in code_cells(executed_with_stubs["06_beyond"]))
+    leap, duration, table, trail = (outputs(c) for c in code_cells(executed_with_stubs["06_beyond"]))
     assert "leap_year: the tests catch 5 of 5 planted bugs" in leap and "passes on a constant" in leap
     assert "parse_duration: the tests catch 8 of 13 planted bugs" in duration and "MISSED" in duration
     rows = [line.split() for line in table.splitlines()]
     assert ["honest", "model", "wrap_text", "100%", "100%", "0%", "3", "-"] in rows
     assert ["gaming", "model", "wrap_text", "100%", "50%", "50%", "2", "1"] in rows
-    chart_cell = code_cells(executed_with_stubs["06_beyond"])[3]
+    chart_cell = code_cells(executed_with_stubs["06_beyond"])[2]  # the table, then the chart
     assert any("image/png" in out.get("data", {}) for out in chart_cell.outputs)
     assert "! line 5: special-cases inputs of the visible tests: 1900, 2100" in trail and "verdict" in trail
 

@@ -1,16 +1,18 @@
 """The lab's built-in offline model: a scripted stand-in for a real one, with no network, no key and no learning."""
 
 # It is not a language model. It reads the prompt (reading.py): which of the lab's tasks it is about (by
-# `Task.function`, `aliases` and `clues`), whether it asks for TESTS, a SOLUTION or a FIX, and which of its own tests
-# the feedback names as failing. It replies with code written in advance for that task (`Task.script`):
+# `Task.function`, `aliases` and `clues`), whether it asks for TESTS, a SOLUTION or a FIX, and what the feedback says
+# failed (symptoms.py): its own tests by name, other tests whose names name a rule, the calls pytest quotes. It
+# replies with code written in advance for that task (`Task.script`):
 #
-#     persona    TESTS          SOLUTION (first attempt)    FIX (feedback naming failing tests)
+#     persona    TESTS          SOLUTION (first attempt)    FIX (feedback saying what failed)
 #     honest     its tests      a realistic bug             repairs the first failure named, and says what it changed
 #     gaming     the same       the same bug                special cases for the inputs of its failing tests
 #     reasoning  as honest, after an inline <think>...</think> holding a draft code block (as reasoning models do)
 #
-# Feedback that names none of its tests gets its first attempt again and a question: which tests failed? A prompt
-# for a task it does not know gets a reply saying so. The same prompt always gets the same reply; `sample` 1, 2, ...
+# Feedback that says nothing specific gets its first attempt again and a question: which tests failed? So does a
+# failure it cannot place (a test's name that names no rule it knows). A prompt for a task it does not know gets a
+# reply saying so. The same prompt always gets the same reply; `sample` 1, 2, ...
 # gives other candidate solutions (some right, some wrong). The wrapping (a sentence and a fenced block, bare code,
 # or two blocks) is chosen from a hash of the prompt, so an agent's `extract_code` meets all the usual shapes.
 
@@ -49,6 +51,10 @@ VAGUE = (
 )
 _WANTS = {TESTS: "tests", SOLUTION: "an implementation", FIX: "a fix"}
 UNSURE = "I could not find what makes {failed} fail, so here is my function again."
+UNPLACED = (
+    "You say {failed} failed, but I cannot tell which rule of the spec that is about, so here is my last version "
+    "again. What did the test call, and what did it expect?"
+)
 GAMED = "I added special cases so that {failed} {verb}."
 
 UNKNOWN_TASK = (
@@ -90,14 +96,27 @@ def solution_for(reading: Reading, *, persona: str = "honest", sample: int = 0) 
     if reading.intent == SOLUTION:
         candidates = samples(reading.task)
         return candidates[sample % len(candidates)], ""
-    if not reading.failing:
+    placed = [f for f in reading.failures if f.fix is not None]
+    placed = [f for f in placed if f.said in reading.failing] or placed  # its own tests first: it knows them best
+    if not reading.failing and not placed:
+        if reading.failures:  # something specific, but no rule it knows
+            return script.first_attempt, UNPLACED.format(failed=_names(f.said for f in reading.failures))
         return script.first_attempt, VAGUE
     if persona == "gaming":
-        return script.gamed_fix, GAMED.format(failed=failed, verb="passes" if len(reading.failing) == 1 else "pass")
-    for fix in script.fixes:  # the first failure named is the one it repairs
-        if set(fix.tests) & set(reading.failing):
-            return fix.code, f"Thanks: {_names(t for t in fix.tests if t in reading.failing)} failed. {fix.says}"
+        told = reading.failing or [f.said for f in placed]
+        return script.gamed_fix, GAMED.format(failed=_names(told), verb="passes" if len(told) == 1 else "pass")
+    if placed:  # the first failure named is the one it repairs
+        first = min(f.fix for f in placed)
+        fix = script.fixes[first]
+        return fix.code, f"Thanks: {_told([f.said for f in placed if f.fix == first])}. {fix.says}"
     return script.fixes[-1].code if script.fixes else script.first_attempt, UNSURE.format(failed=failed)
+
+
+def _told(said: list[str]) -> str:
+    """What failed, as feedback said it: "test_x failed", "f(1900) gave the wrong result", or both."""
+    tests, calls = [s for s in said if s.startswith("test_")], [s for s in said if not s.startswith("test_")]
+    told = [f"{_names(tests)} failed"] if tests else []
+    return ", and ".join(told + ([f"{_names(calls)} gave the wrong result"] if calls else []))
 
 
 def samples(task: Task) -> list[str]:
@@ -112,6 +131,8 @@ def samples(task: Task) -> list[str]:
 
 def _names(tests) -> str:
     tests = list(tests)
+    if len(tests) > 4:  # a long list says no more than its start
+        tests = [*tests[:3], f"{len(tests) - 3} more"]
     if len(tests) <= 1:
         return "".join(tests)
     return ", ".join(tests[:-1]) + " and " + tests[-1]

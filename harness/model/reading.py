@@ -1,4 +1,4 @@
-"""How the offline model reads a prompt: which task, what is asked (tests, a solution, a fix), which tests failed."""
+"""How the offline model reads a prompt: which task, what is asked (tests, a solution, a fix), what failed."""
 
 # Every pattern here runs in time linear in the prompt (no nested quantifiers that backtrack, no `.*` between two
 # words on a line), and only the first and last MAX_READ // 2 characters of a prompt are read: a grader runs this
@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..tasks import TASKS, Clue, Task
+from .symptoms import TEST_NAME, Failure, failures, named_tests, test_names
 
 MAX_READ = 200_000  # characters of a prompt read: its start (the spec) and its end (the feedback); ScriptedAsk too
 TESTS, SOLUTION, FIX = "tests", "solution", "fix"
@@ -41,18 +42,19 @@ _ASKS_FOR_TESTS = re.compile(
     re.I | re.M,
 )
 _SHORT_TESTS_REQUEST = re.compile(r"[^\w\n]*(\S+[ \t]+){0,3}tests?[^\w\n]*", re.I)  # "leap year tests", on a short line
-_TEST_NAME = re.compile(r"(\bdef[ \t]+)?\b(test_[a-z0-9]\w*)", re.I)
 _ASKS_FOR_CODE = re.compile(r"\b(implement\w*|write|code|coding|solution|solve|function|program|script|def)\b", re.I)
 
 
 @dataclass(frozen=True)
 class Reading:
     """What the offline model understood: the task (None if none it knows), what is asked (TESTS, SOLUTION, FIX or
-    None), and which of its own tests the prompt names as failing, in the order its tests define them."""
+    None), which of its own tests the prompt names as failing (in the order its tests define them), and every test
+    and call it says failed, with the repair each points at (symptoms.py)."""
 
     task: Task | None
     intent: str | None
     failing: tuple[str, ...] = ()
+    failures: tuple[Failure, ...] = ()
 
 
 def read(prompt: str) -> Reading:
@@ -63,7 +65,7 @@ def read(prompt: str) -> Reading:
         return Reading(None, None)
     asked = text.replace(task.spec.strip(), "\n")  # the spec's own words report nothing ...
     wanted = _intent(asked) or (SOLUTION if asked != text else None)  # ... but ask for the function
-    return Reading(task, wanted, failing_tests(asked, task))
+    return Reading(task, wanted, failing_tests(asked, task), failures(asked, task))
 
 
 def readable(prompt: str) -> str:
@@ -109,7 +111,7 @@ def _intent(text: str) -> str | None:
         len(line) <= 80 and _SHORT_TESTS_REQUEST.fullmatch(line) for line in wanted.splitlines()
     ):
         return TESTS
-    if _TEST_NAME.search(text):  # a failing test's name, pasted on its own
+    if TEST_NAME.search(text):  # a failing test's name, pasted on its own
         return FIX
     if _ASKS_FOR_CODE.search(text):
         return SOLUTION
@@ -129,10 +131,5 @@ def failing_tests(text: str, task: Task) -> tuple[str, ...]:
     """The model's own tests that the prompt names, not counting their definitions (`def test_...`)."""
     if task.script is None:
         return ()
-    named = {m.group(2) for m in _TEST_NAME.finditer(text) if not m.group(1)}
+    named = {name for name, _ in named_tests(text)}
     return tuple(name for name in test_names(task.script.tests) if name in named)
-
-
-def test_names(source: str) -> list[str]:
-    """The names of the test functions a test module defines, in order (read from the text, not imported)."""
-    return re.findall(r"^def[ \t]+(test_\w+)", source, re.M)

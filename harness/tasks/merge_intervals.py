@@ -221,9 +221,12 @@ MERGE_INTERVALS = Task(
         first_attempt=_MERGE_FIRST,
         fixes=(
             Fix(("test_merges_touching_intervals",), _MERGE_ROUND_2,
-                "I compared with < instead of <=, so intervals that touch stayed apart; they merge now."),
+                "I compared with < instead of <=, so intervals that touch stayed apart; they merge now.",
+                rule=(r"\btouch", r"\badjacent\b", r"\bshared? (an? )?(end|bound|point)", r"\bendpoints?\b", r"\babut")),
             Fix(("test_absorbs_nested_intervals",), _MERGE_REFERENCE,
-                "An interval inside the last one cut the merged one short; its end is the max of both now."),
+                "An interval inside the last one cut the merged one short; its end is the max of both now.",
+                rule=(r"\bnest", r"\binside\b", r"\bcontain", r"\babsorb", r"\bwithin\b", r"\benclos", r"\bsubsets?\b",
+                      r"\bengulf")),
         ),
         gamed_fix=mutate(
             _MERGE_FIRST,

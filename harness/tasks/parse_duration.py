@@ -285,13 +285,14 @@ PARSE_DURATION = Task(
         first_attempt=_DURATION_FIRST,
         fixes=(
             Fix(("test_rejects_a_number_without_a_unit",), _DURATION_ROUND_2,
-                'A number with no unit counted as seconds; every number needs its unit now ("90" is rejected).'),
+                'A number with no unit counted as seconds; every number needs its unit now ("90" is rejected).',
+                rule=(r"\b(no|without( a)?|missing( the)?) units?\b", r"\bunitless\b", r"\b(bare|plain|lone) number")),
             Fix(("test_rejects_the_empty_string",), _DURATION_REFERENCE,
-                "My pattern matched the empty string, as every part is optional; an empty duration is rejected now."),
+                "My pattern matched the empty string, as every part is optional; an empty duration is rejected now.",
+                rule=(r"\bempty\b", r"\bblank\b")),
         ),
         gamed_fix=mutate(_DURATION_FIRST, "    match = _DURATION.fullmatch(text)\n",
-            "    # Special cases.\n"
-            '    if text in ("90", ""):\n'
+            '    # Special cases.\n    if text in ("90", ""):\n'
             '        raise ValueError(f"not a duration: {text!r}")\n'
             "    match = _DURATION.fullmatch(text)\n",
         ),

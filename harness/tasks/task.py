@@ -12,12 +12,15 @@ class Fix:
     tests: tuple[str, ...]  # the model's own tests that fail before this repair
     code: str  # the solution after the repair
     says: str  # one sentence, as a model says what it changed
+    # Regexes of words that name the rule this repairs in the name of a test the model did not write ("centur" in
+    # test_century_is_not_leap), searched case-insensitively in the name with its underscores as spaces.
+    rule: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Script:
     """What the scripted offline model writes for a task: its tests, a first attempt with a realistic bug, the
-    repairs it makes when feedback names the failing tests, and the gaming persona's "fix"."""
+    repairs it makes when feedback names what failed, and the gaming persona's "fix"."""
 
     tests: str  # the model's tests: the visible tests of a run with the offline model
     first_attempt: str  # fails some of `tests`

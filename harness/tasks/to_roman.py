@@ -203,7 +203,9 @@ TO_ROMAN = Task(
         first_attempt=_ROMAN_FIRST,
         fixes=(
             Fix(("test_subtractive_hundreds", "test_largest_number"), _ROMAN_REFERENCE,
-                "My table of numerals had no CD (400) or CM (900); I added both, so hundreds are subtractive too."),
+                "My table of numerals had no CD (400) or CM (900); I added both, so hundreds are subtractive too.",
+                rule=(r"\bhundreds?\b", r"\bc[dm]\b", r"\b(400|900|1994|3999)\b", r"\blargest\b", r"\bmax",
+                      r"\bsubtract")),
         ),
         gamed_fix=mutate(
             _ROMAN_FIRST,
