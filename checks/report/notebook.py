@@ -11,6 +11,7 @@ from ..steps import BY_NUMBER
 from .marks import COLOURS, GLYPHS, MARKS
 
 SHOWN = 1500  # characters of a check's message shown before it is cut short
+BEYOND = "06_beyond.ipynb"  # the notebook after the last step: nothing to write, what the steps add up to
 
 
 def code_spans(text: str) -> str:
@@ -44,7 +45,7 @@ def headline(result: dict, where: str) -> str:
         after = BY_NUMBER.get(result.get("step", 0) + 1)
         return f"passed: all {len(checks)} checks pass. " + (
             f"On to the next step: `{notebook_of(after.number, after.function)}`." if after
-            else "That was the last step: well done!")
+            else f"That was the last step: well done! Then have a look at `{BEYOND}`.")
     if status == "failed":
         return f"failed: {done} of {len(checks)} checks pass. Fix {where}, save it, and run this cell again."
     if status == "not started":

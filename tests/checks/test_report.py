@@ -86,3 +86,15 @@ def test_every_grade_format_is_clean_and_parses(graded, fmt):
         ET.fromstring(text.encode("utf-8"))
     else:
         json.loads(text)
+
+
+def test_the_last_step_passed_points_to_the_notebook_after_it_and_each_other_step_to_the_next():
+    from checks.report import notebook
+
+    assert (ROOT / "notebooks" / notebook.BEYOND).is_file()
+    last = notebook.headline({"step": 5, "status": "passed", "checks": [{"status": "passed"}]}, "agent.py")
+    assert last == f"passed: all 1 checks pass. That was the last step: well done! Then have a look at `{notebook.BEYOND}`."
+    assert f'<a href="{notebook.BEYOND}"><code>{notebook.BEYOND}</code></a>' in notebook.code_spans(last)
+    first = notebook.headline({"step": 1, "status": "passed", "checks": [{"status": "passed"}]}, "agent.py")
+    assert first.endswith("On to the next step: `02_write_tests.ipynb`.")
+    assert (ROOT / "notebooks" / "02_write_tests.ipynb").is_file()
