@@ -13,6 +13,7 @@ import zipfile
 from dataclasses import dataclass
 
 from ..grading import number
+from ..report.gradescope import shown_now
 from ..steps import STEPS
 from . import scripts, wheel
 
@@ -50,6 +51,17 @@ class Options:
         credit = "partial credit per check" if self.partial else "all or nothing per step"
         blocked = "blocked steps graded anyway" if self.credit_blocked else "a blocked step scores 0"
         return f"{points} (out of {number(sum(self.points))}); {credit}; {blocked}; visibility {self.visibility}"
+
+    def not_shown(self) -> str:
+        """What students do not see at once, when a step is not shown as soon as it is graded ('' if all are):
+        Gradescope then hides their total too, and the summary they see leaves those steps out."""
+        later = [s.number for s, seen in zip(STEPS, shown_now(self.visibility, self.step_visibility)) if not seen]
+        if not later:
+            return ""
+        steps = f"step {later[0]}" if len(later) == 1 else \
+            f"steps {', '.join(map(str, later[:-1]))} and {later[-1]}"
+        return (f"Students do not see {steps} until released, nor their total: hidden points also hide the total "
+                f"(Gradescope shows no total while a test is hidden), and the summary they see leaves {steps} out.")
 
 
 def build(options: Options = Options()) -> bytes:

@@ -11,12 +11,19 @@ SETUP = """\
 #!/usr/bin/env bash
 # setup.sh: Gradescope runs this once, as root, when it builds the autograder's image. It installs what grading
 # needs and nothing more: the lab's grading-only wheel beside this script, which requires pytest alone (no
-# JupyterLab, no plotting). Built by `spec2code autograder gradescope`.
+# JupyterLab, no plotting). It needs Gradescope's Ubuntu 22.04 base image or a later one (Python 3.10 or newer).
+# Built by `spec2code autograder gradescope`.
 set -euo pipefail
 ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_BREAK_SYSTEM_PACKAGES=1  # an image's own Python is ours to install into
 
-python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "the lab needs Python 3.10 or newer")'
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+    found="$(python3 -V 2>&1 || true)"
+    echo "spec2code: the lab needs Python 3.10 or newer, and this image has ${found:-no python3}. On the \\
+assignment's Configure Autograder page, set the Base Image to Ubuntu 22.04 (or later), then press Update \\
+Autograder." >&2
+    exit 1
+fi
 if ! python3 -m pip --version >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq python3-pip
 fi
