@@ -14,7 +14,7 @@ from harness.text import clean_data, one_line
 
 from . import isolation
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
-from .runner import live, reach
+from .runner import CannotStart, live, reach
 from .steps import BY_NUMBER, STEPS
 from .submissions import AGENT, Submission
 
@@ -78,6 +78,8 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
             report = grade_agent(submission.path, timeout=timeout, seed=seed, task=task)
             if credit_blocked:
                 report = _credit_blocked(report)
+        except CannotStart:  # the machine's fault, the same for every submission: no one is scored for it
+            raise
         except Exception as exc:  # the lab failed on this one: the batch goes on, the row says why
             report = _unchecked(shown(submission.path), "graded", "the grader could run",
                                 f"could not be graded ({type(exc).__name__}: {exc})",

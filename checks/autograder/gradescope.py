@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..grading import number
 from ..report.gradescope import shown_now
+from ..runner import CannotStart
 from ..steps import STEPS
 from . import scripts, wheel
 
@@ -87,6 +88,7 @@ def _run_autograder(options: Options) -> str:
     return (scripts.RUN
             .replace("@DESCRIPTION@", options.description())
             .replace("@LIMIT@", str(int(options.time_limit)))
+            .replace("@CANNOT_START@", str(CannotStart.exit_status))
             .replace("@OPTIONS@", " ".join(shlex.quote(a) for a in options.arguments()))
             .replace("@TESTS@", repr(tests))
             .replace("@VISIBILITY@", repr(options.visibility))

@@ -36,7 +36,8 @@ RUN = """\
 #!/usr/bin/env bash
 # run_autograder: Gradescope runs this for every submission. It grades $ROOT/submission with the lab and always
 # writes $ROOT/results/results.json, even when grading crashes or runs out of time (then with a zero that says
-# why). Built by `spec2code autograder gradescope` with: @DESCRIPTION@
+# why), unless no submission can run on this machine at all: then none, so that Gradescope shows the autograder
+# failed instead of a score. Built by `spec2code autograder gradescope` with: @DESCRIPTION@
 set -u
 ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"
 LIMIT=@LIMIT@  # seconds grading may take before it is stopped and a zero is written
@@ -54,6 +55,12 @@ cat "$LOG" >&2  # the grader's summary and progress, for the instructor's view o
 if [ "$status" -eq 0 ] && python3 -I -c 'import json, sys; json.load(open(sys.argv[1]))' "$RESULTS" 2>/dev/null
 then
     exit 0
+fi
+if [ "$status" -eq @CANNOT_START@ ]; then
+    # No submission can run on this machine: the autograder's fault, so no score. Without a results.json Gradescope
+    # shows the student "The autograder failed to execute correctly", and the instructor this log; fix, then regrade.
+    echo "spec2code: the autograder failed, not this submission: no score was written. $(tail -n 1 "$LOG")"
+    exit 1
 fi
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     why="Grading stopped after $LIMIT s without a result. The most likely cause is code in agent.py that never \\

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from checks.grading import DEFAULT_JOBS, grade_all
+from checks.runner import CannotStart
 from checks.report import FORMATS, render
 from checks.report.gradescope import VISIBILITIES
 from checks.report.progress import Progress
@@ -58,6 +59,9 @@ def _grade(args, found, out: Path | None) -> int:
     except KeyboardInterrupt:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
+    except CannotStart as exc:
+        print(f"spec2code grade: {exc}", file=sys.stderr)
+        return exc.exit_status
     options = {"visibility": args.visibility, "step_visibility": args.step_visibility} \
         if args.format == "gradescope" else {}
     text = render(graded, args.format, **options)
@@ -84,7 +88,8 @@ def _parse(argv) -> argparse.Namespace:
         "Canvas, Moodle, Blackboard or GitHub Classroom (read as students, latest attempt only), or one subfolder or "
         ".py file per student. With --format gradescope and no SUBMISSION, reads /autograder/submission and writes "
         "/autograder/results/results.json. A blocked step (one whose earlier step failed) scores 0 unless "
-        "--credit-blocked. Exit status: 0 when grading completed (whatever the scores), 2 for a usage error.",
+        f"--credit-blocked. Exit status: 0 when grading completed (whatever the scores), 2 for a usage error, "
+        f"{CannotStart.exit_status} when no submission can run on this machine (nothing is written).",
     )
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION", help="agent.py files or folders")
     parser.add_argument("--format", choices=FORMATS, default="csv", help="output format (default: csv)")

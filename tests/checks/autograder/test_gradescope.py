@@ -244,6 +244,28 @@ def test_setup_stops_on_an_image_older_than_ubuntu_22_04_and_names_the_setting(t
                            "then press Update Autograder.\n")
 
 
+def test_a_machine_where_no_submission_can_run_writes_no_score_so_gradescope_shows_the_autograder_failed(tmp_path):
+    """Gradescope's troubleshooting page: without a valid results.json, the submission shows "The autograder
+    failed to execute correctly", with no score, and the instructor reads run_autograder's output. That is how an
+    environment failure (`spec2code grade` exits 3: no agent's process can start) is the autograder's error, said
+    as such, and not a zero in every student's name; once the image is fixed, a regrade scores them."""
+    grader = tmp_path / "bin"
+    grader.mkdir()
+    (grader / "python3").write_text('#!/bin/sh\necho "spec2code grade: the agent\'s process cannot start here" >&2'
+                                    "\nexit 3\n")
+    (grader / "python3").chmod(0o755)
+    root = tmp_path / "autograder"
+    (root / "results").mkdir(parents=True)
+    (root / "results" / "results.json").write_text("{}")  # a result from an earlier run is not left standing
+    with zipfile.ZipFile(io.BytesIO(gradescope.build())) as archive:
+        (root / "run_autograder").write_bytes(archive.read("run_autograder"))
+    done = subprocess.run(["bash", str(root / "run_autograder")], capture_output=True, text=True, timeout=60,
+                          env={"PATH": f"{grader}:/usr/bin:/bin", "SPEC2CODE_AUTOGRADER_ROOT": str(root)})
+    assert done.returncode == 1 and not (root / "results" / "results.json").exists()
+    assert done.stdout == ("spec2code: the autograder failed, not this submission: no score was written. "
+                           "spec2code grade: the agent's process cannot start here\n")
+
+
 def test_both_scripts_default_to_slash_autograder_and_honour_the_setting():
     with zipfile.ZipFile(io.BytesIO(gradescope.build())) as archive:
         for name in ("setup.sh", "run_autograder"):
