@@ -75,7 +75,10 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
                             f"hand in the file named {AGENT}")
     else:
         try:
-            report = grade_agent(submission.path, timeout=timeout, seed=seed, task=task)
+            with live.noting() as stopped:  # what the walls stopped after its children: a daemon, say
+                report = grade_agent(submission.path, timeout=timeout, seed=seed, task=task)
+            if stopped:
+                report["stopped"] = stopped
             if credit_blocked:
                 report = _credit_blocked(report)
         except CannotStart:  # the machine's fault, the same for every submission: no one is scored for it
@@ -138,7 +141,7 @@ def score(report: dict, submission: Submission, points, partial: bool, seconds: 
         else:
             earned = most if result["status"] == PASSED else 0.0
         result["score"], result["max_score"] = number(earned), number(most)
-    notes = [n for n in (submission.note, first_failure(report)) if n]
+    notes = [n for n in (submission.note, *report.get("stopped", ()), first_failure(report)) if n]
     return {
         "submission": submission.name,
         "student": submission.student or submission.name,
