@@ -75,7 +75,9 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
                             f"hand in the file named {AGENT}")
     else:
         try:
-            with live.noting() as stopped:  # what the walls stopped after its children: a daemon, say
+            # What the walls stopped after its children (a daemon, say): in the report, not the note, since it
+            # turns on when the daemon was caught, and the same class must give the same CSV.
+            with live.noting() as stopped:
                 report = grade_agent(submission.path, timeout=timeout, seed=seed, task=task)
             if stopped:
                 report["stopped"] = stopped
@@ -141,7 +143,7 @@ def score(report: dict, submission: Submission, points, partial: bool, seconds: 
         else:
             earned = most if result["status"] == PASSED else 0.0
         result["score"], result["max_score"] = number(earned), number(most)
-    notes = [n for n in (submission.note, *report.get("stopped", ()), first_failure(report)) if n]
+    notes = [n for n in (submission.note, first_failure(report)) if n]
     return {
         "submission": submission.name,
         "student": submission.student or submission.name,
