@@ -14,7 +14,7 @@ from harness.text import clean_data, one_line
 
 from . import isolation
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
-from .runner import live, reach
+from .runner import CannotStart, live, reach
 from .steps import BY_NUMBER, STEPS
 from .submissions import AGENT, Submission
 
@@ -75,9 +75,16 @@ def grade_submission(submission: Submission, *, timeout=None, points=None, parti
                             f"hand in the file named {AGENT}")
     else:
         try:
-            report = grade_agent(submission.path, timeout=timeout, seed=seed, task=task)
+            # What the walls stopped after its children (a daemon, say): in the report, not the note, since it
+            # turns on when the daemon was caught, and the same class must give the same CSV.
+            with live.noting() as stopped:
+                report = grade_agent(submission.path, timeout=timeout, seed=seed, task=task)
+            if stopped:
+                report["stopped"] = stopped
             if credit_blocked:
                 report = _credit_blocked(report)
+        except CannotStart:  # the machine's fault, the same for every submission: no one is scored for it
+            raise
         except Exception as exc:  # the lab failed on this one: the batch goes on, the row says why
             report = _unchecked(shown(submission.path), "graded", "the grader could run",
                                 f"could not be graded ({type(exc).__name__}: {exc})",

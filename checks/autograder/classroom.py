@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from harness.errors import UsageError
+
 from ..grading import number
 from ..steps import STEPS
 
@@ -30,9 +32,19 @@ def runner_id(number_: int) -> str:
     return f"step{number_}"
 
 
+def whole(points) -> None:
+    """Refuse points that are not whole numbers: the command grader reads `max-score` with JavaScript's parseInt,
+    so 0.5 would count as 0 and 1.5 as 1, and the total Classroom shows would not be the points asked for."""
+    fractional = [number(p) for p in points if float(p) != int(p)]
+    if fractional:
+        raise UsageError(f"GitHub Classroom counts whole points only ({fractional[0]} would count as "
+                         f"{int(fractional[0])}): give --points as whole numbers, such as 1,1,2,2,4")
+
+
 def workflow(points=None, *, timeout: int = TIMEOUT) -> str:
     """The workflow's text: points per step (default 1 each), and the minutes one step's check may take."""
     points = tuple(points or (1.0,) * len(STEPS))
+    whole(points)
     q = json.dumps
     lines = [
         "# Built by `spec2code autograder classroom`. GitHub Classroom runs it on every push to a student's",

@@ -13,6 +13,8 @@ import zipfile
 from dataclasses import dataclass
 
 from ..grading import number
+from ..report.gradescope import shown_now
+from ..runner import CannotStart
 from ..steps import STEPS
 from . import scripts, wheel
 
@@ -51,6 +53,17 @@ class Options:
         blocked = "blocked steps graded anyway" if self.credit_blocked else "a blocked step scores 0"
         return f"{points} (out of {number(sum(self.points))}); {credit}; {blocked}; visibility {self.visibility}"
 
+    def not_shown(self) -> str:
+        """What students do not see at once, when a step is not shown as soon as it is graded ('' if all are):
+        Gradescope then hides their total too, and the summary they see leaves those steps out."""
+        later = [s.number for s, seen in zip(STEPS, shown_now(self.visibility, self.step_visibility)) if not seen]
+        if not later:
+            return ""
+        steps = f"step {later[0]}" if len(later) == 1 else \
+            f"steps {', '.join(map(str, later[:-1]))} and {later[-1]}"
+        return (f"Students do not see {steps} until released, nor their total: hidden points also hide the total "
+                f"(Gradescope shows no total while a test is hidden), and the summary they see leaves {steps} out.")
+
 
 def build(options: Options = Options()) -> bytes:
     """The autograder zip's bytes: setup.sh, run_autograder and the lab's wheel, at the root."""
@@ -75,6 +88,7 @@ def _run_autograder(options: Options) -> str:
     return (scripts.RUN
             .replace("@DESCRIPTION@", options.description())
             .replace("@LIMIT@", str(int(options.time_limit)))
+            .replace("@CANNOT_START@", str(CannotStart.exit_status))
             .replace("@OPTIONS@", " ".join(shlex.quote(a) for a in options.arguments()))
             .replace("@TESTS@", repr(tests))
             .replace("@VISIBILITY@", repr(options.visibility))

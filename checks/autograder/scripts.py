@@ -11,12 +11,19 @@ SETUP = """\
 #!/usr/bin/env bash
 # setup.sh: Gradescope runs this once, as root, when it builds the autograder's image. It installs what grading
 # needs and nothing more: the lab's grading-only wheel beside this script, which requires pytest alone (no
-# JupyterLab, no plotting). Built by `spec2code autograder gradescope`.
+# JupyterLab, no plotting). It needs Gradescope's Ubuntu 22.04 base image or a later one (Python 3.10 or newer).
+# Built by `spec2code autograder gradescope`.
 set -euo pipefail
 ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_BREAK_SYSTEM_PACKAGES=1  # an image's own Python is ours to install into
 
-python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "the lab needs Python 3.10 or newer")'
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+    found="$(python3 -V 2>&1 || true)"
+    echo "spec2code: the lab needs Python 3.10 or newer, and this image has ${found:-no python3}. On the \\
+assignment's Configure Autograder page, set the Base Image to Ubuntu 22.04 (or later), then press Update \\
+Autograder." >&2
+    exit 1
+fi
 if ! python3 -m pip --version >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq python3-pip
 fi
@@ -29,7 +36,8 @@ RUN = """\
 #!/usr/bin/env bash
 # run_autograder: Gradescope runs this for every submission. It grades $ROOT/submission with the lab and always
 # writes $ROOT/results/results.json, even when grading crashes or runs out of time (then with a zero that says
-# why). Built by `spec2code autograder gradescope` with: @DESCRIPTION@
+# why), unless no submission can run on this machine at all: then none, so that Gradescope shows the autograder
+# failed instead of a score. Built by `spec2code autograder gradescope` with: @DESCRIPTION@
 set -u
 ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"
 LIMIT=@LIMIT@  # seconds grading may take before it is stopped and a zero is written
@@ -47,6 +55,12 @@ cat "$LOG" >&2  # the grader's summary and progress, for the instructor's view o
 if [ "$status" -eq 0 ] && python3 -I -c 'import json, sys; json.load(open(sys.argv[1]))' "$RESULTS" 2>/dev/null
 then
     exit 0
+fi
+if [ "$status" -eq @CANNOT_START@ ]; then
+    # No submission can run on this machine: the autograder's fault, so no score. Without a results.json Gradescope
+    # shows the student "The autograder failed to execute correctly", and the instructor this log; fix, then regrade.
+    echo "spec2code: the autograder failed, not this submission: no score was written. $(tail -n 1 "$LOG")"
+    exit 1
 fi
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     why="Grading stopped after $LIMIT s without a result. The most likely cause is code in agent.py that never \\

@@ -31,7 +31,8 @@ code, .msg { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-s
 .msg { color: #57606a; display: block; margin-top: 3px; white-space: pre-wrap; word-break: break-word; }
 .mark { font-size: 16px; } .none { color: #57606a; font-style: italic; }
 """
-KINDS = {"tried to forge": "ended early or wrote to the grader's channel, the way forged passes are tried",
+KINDS = {"tried to forge": "ended early, wrote to the grader's channel or left a process running after its own, the "
+                           "ways forged passes are tried",
          "crashed": "its process ended while a function ran", "timed out": "a call took longer than its limit",
          "grader problem": "the lab could not run a check: a problem in the lab, not the submission"}
 

@@ -112,6 +112,10 @@ def incidents(graded: list[dict]) -> list[Incident]:
     found = []
     for one in graded:
         kinds = set()
+        for said in one.get("stopped", ()):  # what the walls stopped after it (a daemon): no check fails for it
+            kinds.add("tried to forge")
+            found.append(Incident(one["submission"], "tried to forge", "after its calls",
+                                  one_line(said, MESSAGE_LENGTH)))
         for result in one["steps"]:
             for check in result["checks"]:
                 if check["status"] != FAILED:

@@ -12,12 +12,20 @@ import json
 from harness.levels import TABLE
 
 from ..engine import BLOCKED, FAILED, NOT_STARTED, PASSED
+from ..grading import first_failure, number
+from ..steps import STEPS
 from .marks import MARKS
 from .terminal import _details, _would, waiting
 
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's four
 TEXT = "text"  # Gradescope's plain-text format for a string field
 AGAIN = "Run `spec2code check` in your lab to see the same checks, with hints, before you submit again."
+
+
+def shown_now(visibility: str = "visible", step_visibility=None) -> list[bool]:
+    """For each step, whether a student sees its test as soon as it is graded (its own visibility, else the whole
+    result's, is "visible"). While any is not, Gradescope hides the student's total as well."""
+    return [v == "visible" for v in (step_visibility or [visibility] * len(STEPS))]
 
 
 def to_gradescope(graded: list[dict], *, visibility: str = "visible", step_visibility=None) -> str:
@@ -43,7 +51,7 @@ def to_gradescope(graded: list[dict], *, visibility: str = "visible", step_visib
     results = {
         "score": one["score"],
         "execution_time": one["seconds"],
-        "output": _output(one),
+        "output": _output(one, shown_now(visibility, step_visibility)),
         "output_format": TEXT,
         "test_output_format": TEXT,
         "test_name_format": TEXT,
@@ -74,13 +82,36 @@ def _step_output(result: dict) -> str:
     return "\n".join(lines)
 
 
-def _output(one: dict) -> str:
-    passed = sum(r["status"] == PASSED for r in one["steps"])
-    lines = [f"{passed}/{len(one['steps'])} steps passed: {one['score']}/{one['max_score']} points."]
-    if one["note"]:
-        lines.append(one["note"])
+def _output(one: dict, shown: list[bool]) -> str:
+    """The summary every student sees at once, whatever the tests' visibility: so it speaks only of the steps shown
+    now, and gives the total only when every step is shown."""
+    steps = [r for r, seen in zip(one["steps"], shown) if seen]
+    later = [r["step"] for r, seen in zip(one["steps"], shown) if not seen]
+    passed = sum(r["status"] == PASSED for r in steps)
+    if not later:
+        lines = [f"{passed}/{len(steps)} steps passed: {one['score']}/{one['max_score']} points."]
+    elif not steps:
+        lines = ["Your submission is graded: its results, and your total, are not shown yet."]
+    else:
+        which = f"Step {later[0]} is graded too: its result" if len(later) == 1 else \
+            f"Steps {', '.join(map(str, later[:-1]))} and {later[-1]} are graded too: their results"
+        lines = [f"{passed}/{len(steps)} steps shown now passed: {number(sum(r['score'] for r in steps))}/"
+                 f"{number(sum(r['max_score'] for r in steps))} of their points.",
+                 f"{which}, and your total, are not shown yet."]
+    note = _note(one, steps)
+    if note:
+        lines.append(note)
     lines.append(AGAIN)
     level = one.get("isolation", "unknown")
     meaning = TABLE[level].student if level in TABLE else "the level could not be read"
     lines.append(f"Isolation: {level} ({meaning}).")
     return "\n".join(lines)
+
+
+def _note(one: dict, steps: list[dict]) -> str:
+    """The report's note (what the submission's files said, then its first failure), with the first failure taken
+    from `steps` alone: a step not shown yet gives nothing away here."""
+    note, first = one["note"], first_failure(one)
+    if first and note.endswith(first):
+        note = note[: -len(first)].removesuffix("; ")
+    return "; ".join(filter(None, [note, first_failure({"steps": steps})]))

@@ -4,12 +4,13 @@ parent.py is the lab's side (`Agent`), child.py the child's, start.py puts up th
 and wire.py is what both sides say; live.py knows the children running, so an interrupted grading ends them all.
 """
 
-from .parent import Agent, AgentError, Crashed, LabModel, LoadFailed, NotStarted, Raised, TimedOut
+from .parent import Agent, AgentError, CannotStart, Crashed, LabModel, LoadFailed, NotStarted, Raised, TimedOut
 from .wire import Opaque, Unsendable
 
 __all__ = [
     "Agent",
     "AgentError",
+    "CannotStart",
     "Crashed",
     "LabModel",
     "LoadFailed",

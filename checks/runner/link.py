@@ -15,10 +15,11 @@ from pathlib import Path
 from harness.sandbox import tidy
 from harness.settings import PROJECT_ROOT
 
-from . import reach, wire
+from . import live, reach, wire
 from .outcomes import Crashed, TimedOut
 
 HERE = Path(__file__).resolve().parent
+OUTLIVED = "left a process running after its own had ended (a daemon): the grader killed it"
 MAX_PRINTED = 20_000  # characters of what the child printed that are kept
 STATUS_WAIT = 30.0  # seconds the walls may take to go up on a busy machine
 
@@ -181,6 +182,8 @@ class ChildLink:
         if self._slot is not None:
             from harness.sandbox import slots
 
+            if self._proc is not None and _outlived(self._slot.solution, self._proc.pid):
+                live.note(OUTLIVED)
             try:
                 slots.scrub(self._slot)
             finally:
@@ -218,3 +221,19 @@ class ChildLink:
                 name = f"signal {-code}"
             return f"its process was killed by {name}", None
         return f"its process exited with code {code}", code
+
+
+def _outlived(uid: int, group: int) -> bool:
+    """Whether a process of `uid` (the child's own user) runs outside the child's process group `group` once the
+    group is killed: one that left it to outlive its grading (a daemon, as a results.json is rewritten later)."""
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.stat(f"/proc/{name}").st_uid != uid:
+                continue
+            with open(f"/proc/{name}/stat", "rb") as f:
+                state, _, pgrp = f.read().rsplit(b")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue
+        if state != b"Z" and int(pgrp) != group:
+            return True
+    return False

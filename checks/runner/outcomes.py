@@ -1,7 +1,10 @@
 """How a call of a learner's function can end without a value: it raised, was still a stub, hung, crashed, or
-agent.py did not load. The runner raises these as data; checks/diagnosis.py says what each means, once."""
+agent.py did not load. The runner raises these as data; checks/diagnosis.py says what each means, once. And
+CannotStart, which is no outcome of an agent: no agent's process can start on this machine."""
 
 from __future__ import annotations
+
+from harness.errors import LabError
 
 
 class AgentError(Exception):
@@ -66,3 +69,17 @@ class LoadFailed(AgentError):
     def __init__(self, message: str, hint: str, *, info: dict | None = None, exit_code: int | None = None):
         super().__init__(message)
         self.hint, self.info, self.exit_code = hint, info or {}, exit_code
+
+
+class CannotStart(LabError):
+    """No agent's process can start on this machine: its interpreter does not load for the user the agent runs as.
+    The fault is the grading machine's, not a submission's, so grading stops instead of scoring anyone."""
+
+    exit_status = 3  # `spec2code grade` exits with it; the Gradescope zip's run_autograder then writes no score
+
+    def __init__(self, python: str):
+        super().__init__(
+            f"the agent's process cannot start here: {python} exits with status 127 for the user the agent runs as, "
+            "before any agent is read (the system's loader cannot load it). Nothing was graded: install the lab "
+            "with a Python every user may read and run (such as the system's /usr/bin/python3), or open this one's "
+            "folders to them (chmod -R a+rX)")

@@ -9,6 +9,8 @@ as an argument (the checks' ScriptedAsk) answers, or, for a try, the lab's own m
 
 from __future__ import annotations
 
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,10 +21,11 @@ from harness.files import read_source
 from . import live, wire
 from .lab_model import LabModel
 from .link import ChildLink, WallsFailed
-from .outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .outcomes import AgentError, CannotStart, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .wire import Unsendable
 
-__all__ = ["Agent", "AgentError", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut", "Unsendable"]
+__all__ = ["Agent", "AgentError", "CannotStart", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut",
+           "Unsendable"]
 
 LOAD_LIMIT = 10.0  # seconds agent.py may take to import
 MAX_AGENT_BYTES = 1 << 20  # an agent file larger than this is refused before anything reads it
@@ -30,6 +33,7 @@ MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may tak
 MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
 MAX_ASKS = 50  # prompts one call may send to any model (the checks' ScriptedAsk too); likewise
 SERVED_LIMIT = 60.0  # seconds of asks and runs one call may have answered, beyond its own time limit
+LOADER_FAILED = 127  # exit status of the system's loader when it cannot load the interpreter (ld.so)
 
 
 class Agent:
@@ -41,8 +45,8 @@ class Agent:
     show_output: keep what the agent prints (in `.printed`) instead of throwing it away.
     """
 
-    def __init__(self, path, *, runs=None, model=None, show_output: bool = False):
-        self.path = Path(path)
+    def __init__(self, path, *, runs=None, model=None, show_output: bool = False, probe: bool = False):
+        self.path, self.probe = Path(path), probe
         self.runs, self.model, self.show_output = runs, model, show_output
         self.functions: list[str] = []
         self.source: str | None = None
@@ -102,6 +106,8 @@ class Agent:
             self.stop()
             if exc.exit_code == 70:
                 raise LoadFailed("the lab's own modules did not load in the agent's process.", _LAB_BUG) from None
+            if exc.exit_code == LOADER_FAILED and not self.probe and not _starts_here():
+                raise CannotStart(sys.executable) from None
             why = f"exit code {exc.exit_code}" if exc.exit_code is not None else str(exc)
             raise LoadFailed(f"{name} ended its process while loading ({why}).", _EXIT_HINT,
                              exit_code=exc.exit_code) from None
@@ -258,6 +264,21 @@ class Agent:
 
 
 _EXIT_HINT = "remove the exit() or sys.exit() call: agent.py must only define functions"
+
+
+def _starts_here() -> bool:
+    """Whether an agent's process starts at all on this machine: an empty agent file, loaded as any other is. (An
+    agent.py may end its own process with status 127 too: then this one starts, and the fault is that agent's.)"""
+    with tempfile.TemporaryDirectory(prefix="spec2code-probe-") as folder:
+        empty = Path(folder, "agent.py")
+        empty.write_text("", encoding="utf-8")
+        empty.chmod(0o644)
+        with Agent(empty, probe=True) as probe:
+            try:
+                probe.load()
+            except LoadFailed as exc:
+                return exc.exit_code != LOADER_FAILED
+    return True
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
 
 

@@ -20,7 +20,8 @@ from .grade import add_points, add_scoring_arguments
 from .parsing import Parser
 
 GRADESCOPE_NEXT = """\
-Next, on Gradescope: create a Programming Assignment worth {total} points, open Configure Autograder, choose
+Next, on Gradescope: create a Programming Assignment worth {total} points, open Configure Autograder, set the Base
+Image to Ubuntu 22.04 or later (the lab needs its Python 3.10 or newer: an older image fails in setup.sh), choose
 "Zip file upload", upload {out} and press Update Autograder. The image builds in a few minutes; then "Test
 Autograder" with solutions/agent.py (full marks) and lab/agent.py (0: every step "not started")."""
 CLASSROOM_NEXT = """\
@@ -52,6 +53,8 @@ def _gradescope(args) -> int:
         raise UsageError(f"could not write {out}: {exc.strerror or exc}") from None
     print(f"Wrote {out} ({len(data) >> 10} kB): setup.sh, run_autograder and {wheel.filename()}.")
     print(f"Grading: {options.description()}.")
+    if options.not_shown():
+        print(options.not_shown())
     print(GRADESCOPE_NEXT.format(total=number(sum(args.points)), out=out.name))
     return 0
 

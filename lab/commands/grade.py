@@ -24,6 +24,7 @@ from checks.report.gradescope import VISIBILITIES
 from checks.report.lms import ASSIGNMENT, LMS_FORMATS, unmatched
 from checks.report.progress import Progress
 from checks.report.summary import summary
+from checks.runner import CannotStart
 from checks.steps import STEPS
 from checks.submissions import Scratch, survey
 from checks.submissions.similarity import with_similar
@@ -77,6 +78,9 @@ def _grade(args, found, out: Path | None) -> int:
     except KeyboardInterrupt:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
+    except CannotStart as exc:
+        print(f"spec2code grade: {exc}", file=sys.stderr)
+        return exc.exit_status
     options = {"visibility": args.visibility, "step_visibility": args.step_visibility} \
         if args.format == "gradescope" else {"assignment": args.assignment} if args.format in LMS_FORMATS else {}
     text = render(graded, args.format, **options)
@@ -107,7 +111,8 @@ def _parse(argv) -> argparse.Namespace:
         "--credit-blocked. --format canvas, moodle or blackboard writes the file that LMS imports (Canvas's gradebook "
         "CSV, Moodle's grading worksheet, Blackboard's Grade Center upload), with the ids its export gave. "
         "Agents alike beyond the stubs are named (CSV's similar column, JSON's similar), never scored. Exit status: "
-        "0 when grading completed (whatever the scores), 2 for a usage error.",
+        f"0 when grading completed (whatever the scores), 2 for a usage error, {CannotStart.exit_status} when no "
+        "submission can run on this machine (nothing is written).",
     )
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION", help="agent.py files or folders")
     parser.add_argument("--format", choices=FORMATS, default="csv", help="output format (default: csv)")

@@ -52,3 +52,17 @@ def test_points_default_to_one_per_step_and_partial_credit_is_refused(tmp_path, 
     assert [g["with"]["max-score"] for g in graders] == [1] * len(STEPS)
     assert autograder.main(["classroom", "--out", str(tmp_path / "x.yml"), "--partial"]) == 2
     assert "GitHub Classroom scores a step all or nothing" in capsys.readouterr().err
+
+
+def test_fractional_points_are_refused_as_classroom_would_misread_them(tmp_path, capsys):
+    """classroom-resources/autograding-command-grader reads its input with
+    `const maxScore = parseInt(core.getInput('max-score') || 0)` (src/main.js): "0.5" is 0, so 0.5,0.5,1,1,2 would
+    be announced as 5 points and report 4/4. The lab refuses, in one line, and writes nothing."""
+    out = tmp_path / "classroom.yml"
+    assert autograder.main(["classroom", "--out", str(out), "--points", "0.5,0.5,1,1,2"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said == ("spec2code autograder: GitHub Classroom counts whole points only (0.5 would count as 0): "
+                    "give --points as whole numbers, such as 1,1,2,2,4")
+    assert not out.exists()
+    flow = workflow(tmp_path, "--points", "2.0")  # a whole number written with a point is whole
+    assert [g["with"]["max-score"] for g in flow["jobs"]["run-autograding-tests"]["steps"][2:-1]] == [2] * len(STEPS)

@@ -47,6 +47,9 @@ def test_the_zip_has_the_scripts_at_its_root_and_the_lab_as_a_grading_only_wheel
                     "after_due_date,hidden")
     said = capsys.readouterr().out
     assert "Programming Assignment worth 7 points" in said and "Update Autograder" in said
+    assert ("Students do not see steps 4 and 5 until released, nor their total: hidden points also hide the total "
+            "(Gradescope shows no total while a test is hidden), and the summary they see leaves steps 4 and 5 out."
+            in said.splitlines())
     with zipfile.ZipFile(out) as archive:
         names = archive.namelist()
         assert names == ["setup.sh", "run_autograder", wheel.filename()]
@@ -218,6 +221,49 @@ def test_results_json_is_written_even_when_grading_runs_out_of_time_or_crashes(f
     crashed = run_autograder(root, no_lab, {"agent.py": REFERENCE_AGENT.read_text()})
     assert crashed["score"] == 0 and "could not finish grading this submission" in crashed["output"]
     assert "No module named" in crashed["output"]
+
+
+def test_setup_stops_on_an_image_older_than_ubuntu_22_04_and_names_the_setting(tmp_path, capsys):
+    """Gradescope's base images (its Base Images page): Ubuntu 22.04 is the default, and an assignment may keep an
+    older one, whose python3 is older than the lab's 3.10 (20.04 has 3.8). setup.sh stops before installing, saying
+    which setting to change; the build says the same."""
+    old = tmp_path / "bin"
+    old.mkdir()
+    (old / "python3").write_text('#!/bin/sh\n[ "$1" = "-V" ] && { echo "Python 3.8.10"; exit 0; }\nexit 1\n')
+    (old / "python3").chmod(0o755)
+    with zipfile.ZipFile(build_zip(tmp_path)) as archive:
+        archive.extractall(tmp_path / "autograder" / "source")
+    said = capsys.readouterr().out
+    assert "set the Base\nImage to Ubuntu 22.04 or later" in said
+    done = subprocess.run(["bash", str(tmp_path / "autograder" / "source" / "setup.sh")], capture_output=True,
+                          text=True, timeout=60, env={"PATH": f"{old}:/usr/bin:/bin", "SPEC2CODE_AUTOGRADER_ROOT":
+                                                      str(tmp_path / "autograder")})
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == ("spec2code: the lab needs Python 3.10 or newer, and this image has Python 3.8.10. On the "
+                           "assignment's Configure Autograder page, set the Base Image to Ubuntu 22.04 (or later), "
+                           "then press Update Autograder.\n")
+
+
+def test_a_machine_where_no_submission_can_run_writes_no_score_so_gradescope_shows_the_autograder_failed(tmp_path):
+    """Gradescope's troubleshooting page: without a valid results.json, the submission shows "The autograder
+    failed to execute correctly", with no score, and the instructor reads run_autograder's output. That is how an
+    environment failure (`spec2code grade` exits 3: no agent's process can start) is the autograder's error, said
+    as such, and not a zero in every student's name; once the image is fixed, a regrade scores them."""
+    grader = tmp_path / "bin"
+    grader.mkdir()
+    (grader / "python3").write_text('#!/bin/sh\necho "spec2code grade: the agent\'s process cannot start here" >&2'
+                                    "\nexit 3\n")
+    (grader / "python3").chmod(0o755)
+    root = tmp_path / "autograder"
+    (root / "results").mkdir(parents=True)
+    (root / "results" / "results.json").write_text("{}")  # a result from an earlier run is not left standing
+    with zipfile.ZipFile(io.BytesIO(gradescope.build())) as archive:
+        (root / "run_autograder").write_bytes(archive.read("run_autograder"))
+    done = subprocess.run(["bash", str(root / "run_autograder")], capture_output=True, text=True, timeout=60,
+                          env={"PATH": f"{grader}:/usr/bin:/bin", "SPEC2CODE_AUTOGRADER_ROOT": str(root)})
+    assert done.returncode == 1 and not (root / "results" / "results.json").exists()
+    assert done.stdout == ("spec2code: the autograder failed, not this submission: no score was written. "
+                           "spec2code grade: the agent's process cannot start here\n")
 
 
 def test_both_scripts_default_to_slash_autograder_and_honour_the_setting():

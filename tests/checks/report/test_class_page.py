@@ -1,8 +1,10 @@
 """checks/report/class_page.py and class_stats.py: the class report, from a small class graded for real, read as
 numbers, as HTML that needs nothing from outside, and (slow) in a real browser, screenshotted."""
 
+import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,9 @@ from checks.report import class_stats
 from checks.report.class_page import to_html
 from checks.submissions import Submission
 from checks.submissions.similarity import with_similar
-from tests.helpers import contained_corpus
+from tests.harness.sandbox import identities
+from tests.helpers import contained_corpus, self_contained
+from tests.paths import AGENTS as FIXTURES
 from tests.paths import REFERENCE_AGENT, ROOT
 from tests.shipped import stubs_file
 
@@ -121,3 +125,44 @@ def test_the_page_in_a_real_browser(page):
             browser.close()
     assert (ARTIFACTS / "class-report.png").stat().st_size > 10_000
     shutil.copy(ARTIFACTS / "class-report.png", page.with_suffix(".png"))
+
+
+def test_a_process_left_running_after_its_grading_is_listed_as_an_attempt():
+    """What the walls stop after an agent (a daemon killed when its child is) fails no check: it is named anyway."""
+    from tests.checks.report.test_formats import scored
+
+    one = scored("mo")
+    one["stopped"] = ["left a process running after its own had ended (a daemon): the grader killed it"]
+    (found,) = class_stats.incidents([one, scored("al")])
+    assert (found.submission, found.kind, found.where) == ("mo", "tried to forge", "after its calls")
+    assert found.message.startswith("left a process running after its own had ended")
+    assert "left a process running" in to_html([one])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
+                    reason=str(identities.need_root() or "no Python every user may run"))
+def test_under_dockers_default_walls_the_forgers_and_attackers_are_listed(tmp_path):
+    """At the `user` level (root with Docker's default walls, as on Gradescope) the walls stop an attack without a
+    trace in any check: a daemon that would rewrite results.json is killed with its child's user. The class report
+    lists it all the same, beside the agents that end their process early (which every level shows)."""
+    folder = tmp_path / "class"
+    for kind, name in (("attacking", "rewrites_results"), ("attacking", "daemon"), ("forging", "exits_at_import")):
+        (folder / name).mkdir(parents=True)
+        self_contained(FIXTURES / kind / f"{name}.py", folder / name).rename(folder / name / "agent.py")
+    (folder / "ada").mkdir()
+    shutil.copy(REFERENCE_AGENT, folder / "ada" / "agent.py")
+    folder.chmod(0o700)
+    grades = tmp_path / "grades.json"
+    command = [identities.python(), "-m", "lab.commands", "grade", str(folder), "--format", "json", "--out",
+               str(grades), "--jobs", "2"]
+    with identities.reference_made(0o700):
+        done = subprocess.run(identities.as_docker_default(command), cwd=identities.home(), capture_output=True,
+                              text=True, timeout=600, env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"})
+    assert done.returncode == 0 and "isolation: user" in done.stderr, done.stderr
+    graded = json.loads(grades.read_text(encoding="utf-8"))
+    found = {(i.submission, i.kind) for i in class_stats.incidents(graded)}
+    assert {("rewrites_results", "tried to forge"), ("exits_at_import", "tried to forge")} <= found
+    assert found <= {("rewrites_results", "tried to forge"), ("daemon", "tried to forge"),
+                     ("exits_at_import", "tried to forge")}  # whether daemon.py is caught alive turns on timing
+    assert {one["submission"]: one["score"] for one in graded}["ada"] == 5  # an honest agent is named for nothing

@@ -2,6 +2,8 @@
 
 import json
 
+from checks.grading import first_failure
+from checks.report import gradescope
 from checks.report.gradescope import to_gradescope
 from tests.checks.report import gradescope_spec
 from tests.checks.report.test_formats import scored
@@ -47,3 +49,31 @@ def test_a_credited_step_says_so():
     one["steps"][1]["credited"] = "blocked, and graded as if step 1 (extract_code) had passed (--credit-blocked)"
     data = results(one)
     assert data["tests"][1]["output"].startswith("(blocked, and graded as if step 1 (extract_code) had passed")
+
+
+def test_what_every_student_sees_says_nothing_of_a_step_not_shown_yet():
+    """Gradescope's autograder specification ("Controlling Test Case Visibility"): a test's `visibility` is
+    `hidden` (never shown to students), `after_due_date`, `after_published` or `visible`, and "If test cases are
+    hidden, students will not be able to see their total score." The top-level `output` has no visibility of its
+    own: it is shown at once. So it names only the steps shown now, and no total while any step is not shown."""
+    one = scored("s", ("passed", "passed", "passed", "passed", "failed"))
+    one["note"] = "two agent files: graded agent.py; " + first_failure(one)
+    before = results(one)["output"]
+    assert before.startswith("4/5 steps passed: 4/5 points.\ntwo agent files: graded agent.py; step 5 (holdout_check)")
+    hidden = results(one, step_visibility=("visible",) * 4 + ("hidden",))
+    assert hidden["output"].splitlines()[:3] == [
+        "4/4 steps shown now passed: 4/4 of their points.",
+        "Step 5 is graded too: its result, and your total, are not shown yet.",
+        "two agent files: graded agent.py"]
+    assert "holdout_check" not in hidden["output"] and "expected 'x'" not in hidden["output"]
+    assert hidden["score"] == 4 and hidden["tests"][4]["visibility"] == "hidden"  # Gradescope still records it all
+    later = results(one, step_visibility=("visible", "visible", "visible", "after_due_date", "after_published"))
+    assert later["output"].startswith("3/3 steps shown now passed: 3/3 of their points.\nSteps 4 and 5 are graded "
+                                      "too: their results, and your total, are not shown yet.\ntwo agent files")
+    failing = scored("s", ("failed", "blocked", "blocked", "blocked", "failed"))
+    failing["note"] = first_failure(failing)
+    shown = results(failing, step_visibility=("visible",) * 4 + ("hidden",))["output"]
+    assert "0/4 steps shown now passed: 0/4 of their points." in shown and "step 1 (extract_code): does one" in shown
+    nothing = results(one, visibility="after_published")["output"]
+    assert nothing.splitlines()[:3] == ["Your submission is graded: its results, and your total, are not shown yet.",
+                                        "two agent files: graded agent.py", gradescope.AGAIN]
