@@ -279,6 +279,8 @@ def _starts_here() -> bool:
             except LoadFailed as exc:
                 return exc.exit_code != LOADER_FAILED
     return True
+
+
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
 
 
