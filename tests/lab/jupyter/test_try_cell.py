@@ -1,6 +1,6 @@
 """The try cell: a learner's function called in the lab's walled child, with what it returned, printed and asked."""
 
-
+import time
 
 from lab.jupyter import (
     try_function,
@@ -74,3 +74,16 @@ def test_a_value_that_breaks_the_contract_is_shown_with_what_is_wrong(tmp_path):
 def test_arguments_that_cannot_cross_to_the_child_are_a_message(agent):
     tried = try_function("extract_code", lambda: 1, agent_path=agent)
     assert "cannot be sent to the child process" in tried.problem
+
+
+def test_a_cpu_loop_in_solve_is_stopped_as_soon_as_the_check_stops_it(tmp_path):
+    from checks.steps import BY_NUMBER
+    from harness import SPEC
+    from tests.helpers import contained_corpus
+
+    started = time.monotonic()
+    tried = try_function("solve", SPEC, agent_path=contained_corpus() / "wrong" / "cpu_loop_in_solve.py")
+    assert BY_NUMBER[4].time_limit == 10.0 and 10.0 <= time.monotonic() - started < 20.0  # not the 30 s it took
+    assert tried.problem.startswith(
+        "solve ran for more than 10 s and was stopped.\nHint: does the loop end after max_iters attempts "
+        "(for _ in range(max_iters)), and stop when a run passes?")
