@@ -20,6 +20,7 @@ class Step:
     time_limit: float = CALL_LIMIT  # seconds one call of the step's function may take, in a check or a try
     hang_hint: str = ""  # what to look for when a call of the function is stopped for taking too long
     parameters: tuple[str, ...] = ()  # the names of the stub's parameters, in order: how the lab calls it
+    without_model: str = ""  # for a step given no model: the hint when its function asks one (what it does instead)
 
     @property
     def module(self) -> str:
@@ -39,6 +40,7 @@ class Step:
 
 STEPS = (
     Step(1, "extract_code", "find the code in a model's reply", parameters=("reply",),
+         without_model="extract_code only reads the reply it is given: it asks no model",
          hang_hint="look for a loop in extract_code that never ends, e.g. a while loop whose condition never changes"),
     Step(2, "write_tests", "ask the model for tests", needs=(1,), parameters=("spec", "ask"),
          hang_hint="write_tests asks once and returns: look for a loop around ask, or input() waiting for a reply"),
@@ -49,7 +51,9 @@ STEPS = (
          hang_hint="does the loop end after max_iters attempts (for _ in range(max_iters)), and stop when a run passes?"),
     # Step 5 only runs the held-out tests, so it can be graded on its own.
     Step(5, "holdout_check", "check against held-out tests", time_limit=10.0, parameters=("solution_src",),
-         hang_hint="holdout_check needs one call of harness.run: look for a loop around it"),
+         hang_hint="holdout_check needs one call of harness.run: look for a loop around it",
+         without_model="step 5 runs the held-out tests (harness.HOLDOUT_TESTS), not new tests from the model: "
+                       "harness.run(solution_src, harness.HOLDOUT_TESTS)"),
 )
 BY_NUMBER = {step.number: step for step in STEPS}
 BY_FUNCTION = {step.function: step for step in STEPS}

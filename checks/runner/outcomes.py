@@ -11,6 +11,9 @@ class AgentError(Exception):
 # What the lab itself raises in an agent's process when a call asks or runs too often: the fault is in the loop of
 # the step's own function, not at the line of the ask or run it happened to reach.
 LIMITS = ("ask was called more than", "harness.run was called more than")
+# What it raises when a function with no model to ask (steps 1 and 5) asks one: the fault is the line of that
+# function's own code that led there, not the ask in a helper (write_tests) it called.
+NO_MODEL = "harness.ask is not part of this step"
 
 
 class Raised(AgentError):
@@ -21,7 +24,7 @@ class Raised(AgentError):
     def __init__(self, function: str, info: dict):
         self.function, self.info = function, info
         self.line, self.where = info.get("line"), info.get("in")
-        if self.is_a_limit:
+        if self.is_a_limit or self.asks_no_model:
             own = [line for name, line in info.get("frames", []) if name == function]
             self.line, self.where = (own[-1] if own else self.line), function
         inner = f" in {self.where}" if self.where and self.where != function else ""
@@ -31,6 +34,12 @@ class Raised(AgentError):
     def is_a_limit(self) -> bool:
         """The lab stopped the call: it asked or ran far more than the step needs (a loop that does not end)."""
         return self.info.get("message", "").startswith(LIMITS)
+
+
+    @property
+    def asks_no_model(self) -> bool:
+        """The function asked a model in a step that has none (the lab refused the ask)."""
+        return self.info.get("message", "").startswith(NO_MODEL)
 
 
 class NotStarted(AgentError):

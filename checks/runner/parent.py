@@ -19,7 +19,7 @@ from harness.files import read_source
 from . import live, wire
 from .lab_model import LabModel
 from .link import ChildLink, WallsFailed
-from .outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .outcomes import NO_MODEL, AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .wire import Unsendable
 
 __all__ = ["Agent", "AgentError", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut", "Unsendable"]
@@ -216,7 +216,7 @@ class Agent:
         elif via == "default" and (self.model is not None or models):
             model = self.model if self.model is not None else models[0]
         else:
-            return {"id": self._next_id, "error": "harness.ask is not part of this step: no model to ask here"}
+            return {"id": self._next_id, "error": f"{NO_MODEL}: no model to ask here"}
         self._asked += 1
         if self._asked > MAX_ASKS:
             return {"id": self._next_id, "error": f"ask was called more than {MAX_ASKS} times in one call: is it in a "

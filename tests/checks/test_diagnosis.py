@@ -243,3 +243,18 @@ def test_a_blocked_step_and_the_frames_sentence():
     assert sentence("is it in a loop?") == "is it in a loop?" and sentence("stop") == "stop."
     assert Diagnosis("raised", "m", "h", 1, "extract_code", "a.py", 3, "x").data() == {
         "kind": "raised", "step": 1, "function": "extract_code", "file": "a.py", "line": 3, "source": "x"}
+
+
+def test_a_step_with_no_model_that_asks_one_is_named_at_its_own_line(tmp_path):
+    from tests.helpers import contained_corpus
+
+    agent = contained_corpus() / "wrong" / "holdout_runs_the_models_tests.py"
+    line = agent.read_text().splitlines().index("    tests = write_tests(harness.SPEC)") + 1
+    cause, *others = checks.grade_agent(agent, steps=[5])["steps"][0]["checks"]
+    headline = f"holdout_check asks a model through write_tests ({agent.name} line {line})"
+    assert cause["description"] == headline  # the call in holdout_check, not the ask inside write_tests
+    assert cause["message"] == f"step 5 (holdout_check) has no model to ask\nline {line}: tests = write_tests(harness.SPEC)"
+    assert cause["hint"] == ("step 5 runs the held-out tests (harness.HOLDOUT_TESTS), not new tests from the model: "
+                             "harness.run(solution_src, harness.HOLDOUT_TESTS)")
+    assert cause["diagnosis"]["step"] == 5 and len(others) == 4
+    assert all(c["message"] == f"follows from: {headline} (fix that first)" and c["hint"] == "" for c in others)
