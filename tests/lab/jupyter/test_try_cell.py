@@ -87,3 +87,21 @@ def test_a_cpu_loop_in_solve_is_stopped_as_soon_as_the_check_stops_it(tmp_path):
     assert tried.problem.startswith(
         "solve ran for more than 10 s and was stopped.\nHint: does the loop end after max_iters attempts "
         "(for _ in range(max_iters)), and stop when a run passes?")
+
+
+def test_solve_with_keys_of_its_own_is_told_the_keys_it_lacks_as_the_check_tells_it():
+    import checks
+    from harness import SPEC
+    from lab.jupyter import rounds_chart, rounds_table
+    from tests.helpers import contained_corpus
+
+    agent = contained_corpus() / "wrong" / "solve_renames_the_keys.py"
+    said = "solve returns a dict without code, tests, iters: it has solution, test_code, passed, iterations, history"
+    tried = try_function("solve", SPEC, agent_path=agent)
+    assert tried.problem.startswith(f"{said}.\nHint: return {{'code': ..., 'tests': ..., 'passed': ..., "
+                                    "'iters': ..., 'history': ...}.")
+    assert repr(tried).startswith("--- ask #1") and "solve returned: a dict" in repr(tried)
+    # The round-by-round cells show that, not a run that "passed after 2 round(s)".
+    assert repr(rounds_table(tried)) == repr(rounds_chart(tried)) == tried.problem
+    cause = checks.grade_agent(agent, steps=[4])["steps"][0]["checks"][0]
+    assert f"{cause['description']}: {cause['message']}" == said
