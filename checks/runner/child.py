@@ -66,6 +66,13 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
     def tagged(data):
         return model("given", data["$ask"]) if isinstance(data.get("$ask"), int) else wire.opaque(data)
 
+    def lab(message):
+        link.send({"id": current["id"], **message})
+        answer = link.receive()
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer
+
     while True:
         request = link.receive()
         current["id"] = request.get("id")
@@ -73,11 +80,54 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
             args = wire.decode(request["args"], tagged)
             kwargs = wire.decode(request["kwargs"], tagged)
             function = getattr(module, request["call"])
-            # The one line that runs the learner's code for the lab; what it returns is only data.
-            value = function(*args, **kwargs)
+            kept = _stand_in(module, request.get("stand_ins"), lab, wire)
+            try:
+                # The one line that runs the learner's code for the lab; what it returns is only data.
+                value = function(*args, **kwargs)
+            finally:
+                _put_back(module, kept)
             link.send({"id": current["id"], "return": wire.encode(value, wire.named)})
         except BaseException as exc:  # noqa: BLE001 - an exit() or a too-large value is a result like any other
             link.send({"id": current["id"], "raised": wire.describe(exc, agent, request.get("call"))})
+
+
+def _stand_in(module, names, lab, wire) -> dict:
+    """Put, in the agent's module, a stand-in for each function named (unfinished steps, while a step that needs
+    them is graded): the lab answers each call with the reference's value, so this process gets what the reference
+    returns, never its code. When the reference asks a model, it asks here, through the `ask` the call was given
+    (the learner's own, which may wrap the lab's) or harness.ask. Returns what the names held before."""
+    kept = {}
+    for name in names if isinstance(names, list) else []:
+        if not isinstance(name, str) or not name.isidentifier():
+            continue
+        kept[name] = module.__dict__.get(name, _ABSENT)
+
+        def stand_in(*args, _name=name, **kwargs):
+            asks = [value for value in [*args, *kwargs.values()] if callable(value)]
+            model = wire.STAND_IN_ASK
+            sent = {"args": wire.encode([model if callable(a) else a for a in args], wire.named),
+                    "kwargs": wire.encode({k: model if callable(v) else v for k, v in kwargs.items()}, wire.named)}
+            replies = []
+            while True:
+                answer = lab({"stand_in": _name, **sent, "replies": wire.encode(replies, wire.named)})
+                if "result" in answer:
+                    return wire.decode(answer["result"])
+                replies.append((asks[0] if asks else harness.ask)(answer.get("ask")))
+
+        stand_in.__name__ = stand_in.__qualname__ = name
+        module.__dict__[name] = stand_in
+    return kept
+
+
+_ABSENT = object()
+
+
+def _put_back(module, kept: dict) -> None:
+    for name, value in kept.items():
+        if value is _ABSENT:
+            module.__dict__.pop(name, None)
+        else:
+            module.__dict__[name] = value
 
 
 def _beside(name: str):

@@ -150,7 +150,7 @@ class Agent:
 
     # --- calls -------------------------------------------------------------------------------------------
 
-    def call(self, function: str, *args, time_limit: float = 3.0, runs=None, **kwargs):
+    def call(self, function: str, *args, time_limit: float = 3.0, runs=None, stand_ins=None, **kwargs):
         """Run `function(*args, **kwargs)` in the child and return its value as plain data.
 
         A model among the arguments (a ScriptedAsk, a LabModel) becomes the `ask` the function receives. Raises
@@ -158,6 +158,9 @@ class Agent:
         Unsendable (a TypeError) for an argument that is not plain data. A LabError from the lab's own model (no
         key, a replay miss) stops the call and is raised as it is. `runs(solution, tests)`, if given, answers the
         function's calls to harness.run in this call (a check putting it in a case the sandbox rarely makes).
+        `stand_ins` maps names of the agent's functions to what answers for them, in the child, in this call:
+        `answer(args, kwargs, replies)` -> {"result": VALUE}, {"ask": PROMPT} (the child asks, and calls again with
+        the reply added) or {"error": WORDS} (checks/stand_ins.py). Only what they return enters the child.
         """
         models: list = []
 
@@ -171,7 +174,9 @@ class Agent:
         self.load()
         self._next_id += 1
         self.served, self._asked = [], 0
-        request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"]}
+        stand_ins = dict(stand_ins or {})
+        request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"],
+                   **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
         deadline = time.monotonic() + time_limit
         served_until = deadline + SERVED_LIMIT  # however much is answered for it, a call ends by then
         try:
@@ -192,6 +197,8 @@ class Agent:
                     self._link.send(self._answer_ask(message, models))
                 elif "run" in message:
                     self._link.send(self._answer_run(message, models, runs))
+                elif "stand_in" in message:
+                    self._link.send(self._answer_stand_in(message, stand_ins))
                 else:
                     raise Crashed("it wrote to the lab's channel")
                 deadline = min(deadline + time.monotonic() - started, served_until)  # time spent here is not the agent's
@@ -232,6 +239,13 @@ class Agent:
         except RuntimeError as exc:
             return {"id": self._next_id, "error": str(exc)}
         return {"id": self._next_id, "reply": reply}
+
+    def _answer_stand_in(self, message: dict, stand_ins: dict) -> dict:
+        answer = stand_ins.get(message.get("stand_in"))
+        if answer is None:
+            return {"id": self._next_id, "error": "the lab has no stand-in for that function in this call"}
+        said = answer(*(wire.received(message.get(key)) for key in ("args", "kwargs", "replies")))
+        return {"id": self._next_id, **({"result": wire.encode(said["result"])} if "result" in said else said)}
 
     def _answer_run(self, message: dict, models: list, override=None) -> dict:
         args, timeout = message.get("run"), message.get("timeout")
