@@ -109,10 +109,7 @@ def diagnose(outcome: AgentError | WrongReturn, function: str | None, path, *, s
     if isinstance(outcome, NotStarted):
         return _stub("not started", function, function, file, outcome.info.get("line"), outcome.info.get("source"))
     if isinstance(outcome, TimedOut):
-        limit = f" for more than {outcome.limit:g} s" if outcome.limit else " too long"
-        step = BY_FUNCTION.get(function)
-        return _in(function, file, "timed out", f"{function} ran{limit} and was stopped",
-                   step.hang_hint if step and step.hang_hint else _HANG_HINT)
+        return _timed_out(outcome, function, file, source)
     if isinstance(outcome, Crashed):
         if outcome.exit_code is not None:
             exited = f"{function} ended its process: it exited with code {outcome.exit_code}"
@@ -197,6 +194,18 @@ def _raised(exc: Raised, called: str, file: str, source: str | None) -> Diagnosi
     elif raised == "TypeError" and _CALL.match(message):
         return _wrong_parameters(exc, owner, file, source)
     return _in(owner, file, "raised", _raised_words(exc, file, line), hint, line, code)
+
+
+def _timed_out(outcome: TimedOut, called: str, file: str, source: str | None) -> Diagnosis:
+    """A call stopped at its time limit, placed where its code was (the runner's last look, when it had one): the
+    loop of the innermost step function it was in, with that step's hint (a loop in extract_code is not solve's)."""
+    limit = f" for more than {outcome.limit:g} s" if outcome.limit else " too long"
+    owner = next((name for name, _ in reversed(outcome.frames) if name in BY_FUNCTION), called)
+    line = outcome.frames[-1][1] if outcome.frames else None
+    step = BY_FUNCTION.get(owner)
+    inside = f" in {owner}" if owner != called else ""
+    return _in(owner, file, "timed out", f"{called} ran{limit} and was stopped{inside}{_at(file, line)}",
+               step.hang_hint if step and step.hang_hint else _HANG_HINT, line, _line_of(source, line))
 
 
 def _asks_no_model(exc: Raised, called: str, owner: str, file: str, source: str | None) -> Diagnosis:

@@ -51,11 +51,12 @@ class NotStarted(AgentError):
 
 
 class TimedOut(AgentError):
-    """The function took longer than its time limit (`.limit`, in seconds, when known); its process was stopped."""
+    """The function took longer than its time limit (`.limit`, in seconds, when known); its process was stopped.
+    `.frames`: where in agent.py its code was, outermost first ([(function, line)], empty when not known)."""
 
-    def __init__(self, message: str = "", limit: float | None = None):
+    def __init__(self, message: str = "", limit: float | None = None, frames=()):
         super().__init__(message)
-        self.limit = limit
+        self.limit, self.frames = limit, list(frames)
 
 
 class Crashed(AgentError):

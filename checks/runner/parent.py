@@ -176,13 +176,17 @@ class Agent:
         self.served, self._asked = [], 0
         stand_ins = dict(stand_ins or {})
         request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"],
-                   **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
+                   "limit": time_limit, **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
         deadline = time.monotonic() + time_limit
         served_until = deadline + SERVED_LIMIT  # however much is answered for it, a call ends by then
+        stuck = []  # where the agent's code was when it had run long (the child's watcher): where a hang is
         try:
             self._link.send(request)
             while True:
                 message = self._link.receive(deadline)
+                if "stuck" in message:
+                    stuck = _frames(message["stuck"]) if message.get("id") == self._next_id else stuck
+                    continue
                 if message.get("id") != self._next_id:
                     raise Crashed("it wrote to the lab's channel")
                 if "return" in message:
@@ -204,7 +208,7 @@ class Agent:
                 deadline = min(deadline + time.monotonic() - started, served_until)  # time spent here is not the agent's
         except TimedOut:
             self.stop()
-            raise TimedOut(f"{function} took more than {time_limit:g} s", limit=time_limit) from None
+            raise TimedOut(f"{function} took more than {time_limit:g} s", limit=time_limit, frames=stuck) from None
         except (Crashed, LabError, KeyboardInterrupt):
             self.stop()
             raise
@@ -273,6 +277,10 @@ class Agent:
 
 _EXIT_HINT = "remove the exit() or sys.exit() call: agent.py must only define functions"
 _LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
+
+
+def _frames(raw) -> list[tuple[str, int]]:
+    return wire.info({"frames": raw})["frames"]
 
 
 def _exit_call(info: dict) -> str:

@@ -81,7 +81,7 @@ CASES = [
          "        code = write_solution(spec, ask_anew, feedback)\n        holdout_check(code)\n")),
          STUB.format("5 (holdout_check)"), "calls a stub", 5,
          f"write step 5 (holdout_check) first: {STUB_HINT}"),
-    Case("cpu_loop_in_solve", ((TESTS_WRITTEN, TESTS_WRITTEN + "    while True:\n        pass\n"),), None,
+    Case("cpu_loop_in_solve", ((TESTS_WRITTEN, TESTS_WRITTEN + "    while True: pass\n"),), "    while True: pass",
          "timed out", 4, BY_NUMBER[4].hang_hint),
     Case("ask_limit_loop_in_solve",
          ((TESTS_WRITTEN, TESTS_WRITTEN + "    while True:\n        write_solution(spec, ask)\n"),),

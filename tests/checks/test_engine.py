@@ -107,7 +107,9 @@ def test_a_hanging_step_is_stopped_and_the_other_steps_are_still_graded():
     # solve is judged with the reference's write_tests standing in for the one that hangs: it would pass.
     assert [c["would"] for c in report["steps"][3]["checks"]] == ["pass"] * len(checks.STEPS[3].checks())
     cause, *others = report["steps"][1]["checks"]
-    assert cause["description"] == "write_tests ran for more than 1 s and was stopped"
+    loop = (AGENTS / "special" / "hangs_in_write_tests.py").read_text().splitlines().index("    while True:") + 1
+    assert cause["description"] in [f"write_tests ran for more than 1 s and was stopped (hangs_in_write_tests.py line "
+                                     f"{line})" for line in (loop, loop + 1)]  # the loop, or its body
     assert cause["diagnosis"]["kind"] == "timed out" and "loop around ask" in cause["hint"]
     assert all(c["follows"] == cause["name"] and "(fix that first)" in c["message"] for c in others)
 
