@@ -97,6 +97,8 @@ def _stand_in(module, names, lab, wire) -> dict:
     them is graded): the lab answers each call with the reference's value, so this process gets what the reference
     returns, never its code. When the reference asks a model, it asks here, through the `ask` the call was given
     (the learner's own, which may wrap the lab's) or harness.ask. Returns what the names held before."""
+    import harness
+
     kept = {}
     for name in names if isinstance(names, list) else []:
         if not isinstance(name, str) or not name.isidentifier():

@@ -4,8 +4,8 @@ plain data. Both sides import this file; frames and values are the lab's one for
 Messages, one frame each:
     child -> lab   {"ready": [names]}  {"load_failed": INFO}  {"id", "return": VALUE}  {"id", "raised": INFO}
                    {"id", "ask": PROMPT, "via": "given"|"default", "handle", "sample"}  {"id", "run": [SOL, TESTS], "timeout"}
-                   {"id", "stand_in": NAME, "args", "kwargs", "replies"}
-    lab -> child   {"id", "call": NAME, "args", "kwargs", "stand_ins"?}  {"id", "reply"}  {"id", "result"}
+                   {"id", "stand_in": NAME, "args", "kwargs", "replies"}  {"id", "stuck": [[FUNCTION, LINE], ...]}
+    lab -> child   {"id", "call": NAME, "args", "kwargs", "limit", "stand_ins"?}  {"id", "reply"}  {"id", "result"}
                    {"id", "ask": PROMPT} (to a stand_in: ask, then call again)  {"id", "error"}
 VALUE, args, kwargs and result are plain data in the one codec. Where the sandbox refuses what is not plain data,
 this wall names it: the child sends {"$type": NAME} (`named`), an Opaque on the lab's side, so a check can say

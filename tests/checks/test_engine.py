@@ -255,3 +255,20 @@ def test_a_stand_in_gives_the_learners_process_what_the_reference_returns_never_
     assert returned["would"] == "fail" and "# from " in returned["would_message"]
     assert "child.py" in returned["would_message"] and "solutions" not in returned["would_message"]
 
+
+
+def test_a_stand_in_called_without_an_ask_asks_through_harness_ask(tmp_path):
+    source = render().replace(
+        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
+        "return reply",
+    ).replace(
+        'raise NotImplementedError("step 2 (write_tests) is not started yet: replace this line with your code")',
+        "return extract_code(ask(spec))",
+    ).replace(
+        'raise NotImplementedError("step 4 (solve) is not started yet: replace this line with your code")',
+        "tests = write_tests(spec)\n    return {'code': '', 'tests': tests, 'passed': False, 'iters': 0, 'history': []}",
+    )
+    step = checks.grade_agent(write_agent(tmp_path, source), steps=[4])["steps"][0]
+    first = next(c for c in step["checks"] if c["name"] == "writes_the_tests_once")
+    assert first["would"] == "pass"  # the stand-in asked through harness.ask, which the check's model answers
+    assert "Error" not in json.dumps(step)
