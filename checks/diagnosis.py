@@ -30,6 +30,7 @@ _PARAMETERS_HINT = "keep the parameters of the stub (same names, same defaults),
 _RAISED_HINT = "read the error and the line it names: what did that line do with the value it was given?"
 _CRASH_HINT = "look for code that stops, kills or crashes its own process (os.kill, signal, ctypes); return a value"
 _HANG_HINT = "look for a loop that never ends, or a call that waits forever (input())"
+_NO_MODEL_HINT = "call ask (or a function that asks) only in the steps that are given a model: 2, 3 and 4"
 _CALL = re.compile(r"^(\w+)\(\) (?:missing|takes|got)\b")  # Python's words for a call that does not fit a signature
 
 
@@ -108,10 +109,7 @@ def diagnose(outcome: AgentError | WrongReturn, function: str | None, path, *, s
     if isinstance(outcome, NotStarted):
         return _stub("not started", function, function, file, outcome.info.get("line"), outcome.info.get("source"))
     if isinstance(outcome, TimedOut):
-        limit = f" for more than {outcome.limit:g} s" if outcome.limit else " too long"
-        step = BY_FUNCTION.get(function)
-        return _in(function, file, "timed out", f"{function} ran{limit} and was stopped",
-                   step.hang_hint if step and step.hang_hint else _HANG_HINT)
+        return _timed_out(outcome, function, file, source)
     if isinstance(outcome, Crashed):
         if outcome.exit_code is not None:
             exited = f"{function} ended its process: it exited with code {outcome.exit_code}"
@@ -180,6 +178,8 @@ def _raised(exc: Raised, called: str, file: str, source: str | None) -> Diagnosi
     raised, message = info["type"], info["message"]
     owner = next((name for name, _ in reversed(info["frames"]) if name in BY_FUNCTION), called)
     line, code = exc.line, info.get("source") or ""
+    if exc.asks_no_model:
+        return _asks_no_model(exc, called, owner, file, source)
     if exc.is_a_limit:
         return _in(called, file, "loop limit", f"{called} was stopped in a loop{_at(file, line)}: {message}",
                    f"{called} asks or runs far more than it needs: look at the loop on that line", line,
@@ -194,6 +194,29 @@ def _raised(exc: Raised, called: str, file: str, source: str | None) -> Diagnosi
     elif raised == "TypeError" and _CALL.match(message):
         return _wrong_parameters(exc, owner, file, source)
     return _in(owner, file, "raised", _raised_words(exc, file, line), hint, line, code)
+
+
+def _timed_out(outcome: TimedOut, called: str, file: str, source: str | None) -> Diagnosis:
+    """A call stopped at its time limit, placed where its code was (the runner's last look, when it had one): the
+    loop of the innermost step function it was in, with that step's hint (a loop in extract_code is not solve's)."""
+    limit = f" for more than {outcome.limit:g} s" if outcome.limit else " too long"
+    owner = next((name for name, _ in reversed(outcome.frames) if name in BY_FUNCTION), called)
+    line = outcome.frames[-1][1] if outcome.frames else None
+    step = BY_FUNCTION.get(owner)
+    inside = f" in {owner}" if owner != called else ""
+    return _in(owner, file, "timed out", f"{called} ran{limit} and was stopped{inside}{_at(file, line)}",
+               step.hang_hint if step and step.hang_hint else _HANG_HINT, line, _line_of(source, line))
+
+
+def _asks_no_model(exc: Raised, called: str, owner: str, file: str, source: str | None) -> Diagnosis:
+    """A function of a step given no model (1, 5) asked one, itself or through another step's function: the fault
+    is the line of its own code that led there, and the step's words say what it does instead."""
+    step, line = BY_FUNCTION.get(called), exc.line
+    through = f" through {owner}" if owner != called else ""
+    where = step.label if step else called
+    return _in(called, file, "raised", f"{called} asks a model{through}{_at(file, line)}: {where} has no model to ask",
+               step.without_model if step and step.without_model else _NO_MODEL_HINT, line,
+               _line_of(source, line) or exc.info.get("source") or "")
 
 
 def _wrong_parameters(exc: Raised, owner: str, file: str, source: str | None) -> Diagnosis:

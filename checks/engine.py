@@ -13,15 +13,16 @@ from . import isolation
 from .define import CheckFailed
 from .diagnosis import Diagnosis, WrongReturn, blocked, diagnose, not_started, returned
 from .runner import Agent, AgentError, LoadFailed, NotStarted, TimedOut
+from .runner.loading import LAB_BUG
 from .scripted import serve_run
 from .scripts import Script
+from .stand_ins import Reference
 from .steps import BY_NUMBER, STEPS, Step, is_stub, step
 
 PASSED, FAILED, NOT_STARTED, BLOCKED = "passed", "failed", "not started", "blocked"
 SUBMISSION_BUDGET = 240.0  # seconds one agent's grading may take in all, asks and runs included
 TITLE, FOLLOWS = 160, 100  # characters of what happened, as a cause's line and as its follow-ons quote it
 
-_LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
 
 
 def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, seed: int | None = None,
@@ -59,10 +60,11 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
     results, statuses = {}, {}
     script = Script(settings.get("SPEC2CODE_SEED") if seed is None else seed, task)
     budget_ends = time.monotonic() + SUBMISSION_BUDGET
-    with Agent(path, runs=serve_run) as agent:
+    with Agent(path, runs=serve_run) as agent, Reference() as reference:
         for current in STEPS:
             if current.number in needed:
-                results[current.number] = _grade_step(agent, current, statuses, timeout, script, budget_ends)
+                results[current.number] = _grade_step(agent, current, statuses, timeout, script, budget_ends,
+                                                      reference)
                 statuses[current.number] = results[current.number]["status"]
     reported = [results[number] for number in wanted]
     # Messages quote what the agent raised and returned: made safe here, once, for every view of the report.
@@ -78,13 +80,14 @@ def grade_agent(agent_path=None, steps=None, *, timeout: float | None = None, se
 class _StepAgent:
     """The agent as one step's checks see it: every call has that step's time limit, and a value that breaks its
     step's contract fails the call (WrongReturn); `script` is this grading's draw of inputs, and `served` the runs
-    answered during the last call."""
+    answered during the last call. `stand_ins`: the reference's functions in place of unfinished steps' (stand_ins.py)."""
 
-    def __init__(self, agent: Agent, time_limit: float, script: Script):
-        self._agent, self._limit, self.script = agent, time_limit, script
+    def __init__(self, agent: Agent, time_limit: float, script: Script, stand_ins: dict):
+        self._agent, self._limit, self.script, self._stand_ins = agent, time_limit, script, stand_ins
 
     def call(self, function: str, *args, runs=None, **kwargs):
-        value = self._agent.call(function, *args, time_limit=self._limit, runs=runs, **kwargs)
+        value = self._agent.call(function, *args, time_limit=self._limit, runs=runs, stand_ins=self._stand_ins,
+                                 **kwargs)
         wrong = returned(function, value, self._agent.path)
         if wrong is not None:
             raise WrongReturn(wrong)
@@ -95,10 +98,13 @@ class _StepAgent:
         return self._agent.served
 
 
-def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Script, budget_ends: float) -> dict:
+def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Script, budget_ends: float,
+                reference: Reference) -> dict:
     checks = current.checks()
     limit = current.time_limit if timeout is None else min(current.time_limit, timeout)
-    bound = _StepAgent(agent, limit, script)
+    blockers = [n for n in current.needs if statuses.get(n) != PASSED]
+    # A blocked step is judged with the reference in place of the steps it waits for, so "would pass" holds then.
+    bound = _StepAgent(agent, limit, script, reference.stand_ins([BY_NUMBER[n].function for n in blockers]))
     try:
         agent.load()
     except LoadFailed as exc:
@@ -114,7 +120,6 @@ def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Sc
     results = _run_checks(checks, bound, agent, current, budget_ends)
     if isinstance(results, Diagnosis):
         return _not_started_step(current, checks, results)
-    blockers = [n for n in current.needs if statuses.get(n) != PASSED]
     if blockers:
         return _step(current, BLOCKED, _provisional(results, current, BY_NUMBER[blockers[0]], agent.path))
     status = PASSED if all(r["status"] == PASSED for r in results) else FAILED
@@ -150,7 +155,7 @@ def _run_checks(checks, bound: _StepAgent, agent: Agent, current: Step, budget_e
                 stopped = results[-1]
         except Exception as exc:  # a check itself broke: say so in words, never a traceback
             message = f"this check could not run ({type(exc).__name__}: {exc})"
-            results.append(_result(one.name, one.description, FAILED, message, _LAB_BUG))
+            results.append(_result(one.name, one.description, FAILED, message, LAB_BUG))
         else:
             results.append(_result(one.name, one.description, PASSED))
     return _root_causes_first(checks, results)

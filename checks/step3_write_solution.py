@@ -53,7 +53,7 @@ def puts_the_feedback_in_the_prompt(agent):
     )
 
 
-@check
+@check(follows=("puts_the_feedback_in_the_prompt",))
 def leaves_the_feedback_out_when_there_is_none(agent):
     """leaves the feedback out of the prompt when there is none"""
     feedback = agent.script.other.feedback

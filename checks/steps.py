@@ -6,6 +6,8 @@ import ast
 import importlib
 from dataclasses import dataclass
 
+CALL_LIMIT = 3.0  # seconds one call of a learner's function may take before it is stopped, unless its step says more
+
 
 @dataclass(frozen=True)
 class Step:
@@ -15,9 +17,10 @@ class Step:
     function: str
     title: str
     needs: tuple[int, ...] = ()
-    time_limit: float = 3.0  # seconds one call of the learner's function may take before it is stopped
+    time_limit: float = CALL_LIMIT  # seconds one call of the step's function may take, in a check or a try
     hang_hint: str = ""  # what to look for when a call of the function is stopped for taking too long
     parameters: tuple[str, ...] = ()  # the names of the stub's parameters, in order: how the lab calls it
+    without_model: str = ""  # for a step given no model: the hint when its function asks one (what it does instead)
 
     @property
     def module(self) -> str:
@@ -37,6 +40,7 @@ class Step:
 
 STEPS = (
     Step(1, "extract_code", "find the code in a model's reply", parameters=("reply",),
+         without_model="extract_code only reads the reply it is given: it asks no model",
          hang_hint="look for a loop in extract_code that never ends, e.g. a while loop whose condition never changes"),
     Step(2, "write_tests", "ask the model for tests", needs=(1,), parameters=("spec", "ask"),
          hang_hint="write_tests asks once and returns: look for a loop around ask, or input() waiting for a reply"),
@@ -47,19 +51,19 @@ STEPS = (
          hang_hint="does the loop end after max_iters attempts (for _ in range(max_iters)), and stop when a run passes?"),
     # Step 5 only runs the held-out tests, so it can be graded on its own.
     Step(5, "holdout_check", "check against held-out tests", time_limit=10.0, parameters=("solution_src",),
-         hang_hint="holdout_check needs one call of harness.run: look for a loop around it"),
+         hang_hint="holdout_check needs one call of harness.run: look for a loop around it",
+         without_model="step 5 runs the held-out tests (harness.HOLDOUT_TESTS), not new tests from the model: "
+                       "harness.run(solution_src, harness.HOLDOUT_TESTS)"),
 )
 BY_NUMBER = {step.number: step for step in STEPS}
 BY_FUNCTION = {step.function: step for step in STEPS}
 
-TRY_TIMES = 3  # a try (not a check) may take this many times the step's own time limit (a real model is slower) ...
-TRY_MINIMUM = 10.0  # ... and never less than this many seconds, before it is stopped
-
-
 def try_time_limit(function: str) -> float:
-    """Seconds one try of `function` may take (the try cells, `spec2code try`, lab/try_it.py): 10 s, 30 s for 4-5."""
+    """Seconds one try of `function` may take (the try cells, `spec2code try`, lab/try_it.py): the step's own limit,
+    the one its check gives it, so a try says a call hangs as soon as the check would. (The time a model takes to
+    answer, or a run, is not counted: the agent runner adds it back.)"""
     step = BY_FUNCTION.get(function)
-    return max(TRY_MINIMUM, TRY_TIMES * (step.time_limit if step else 0.0))
+    return step.time_limit if step else CALL_LIMIT
 
 
 def step(key) -> Step:

@@ -29,7 +29,7 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
         sys.stdout.reconfigure(line_buffering=True)  # what was printed is there even if the call is stopped
     else:
         _silence_output()
-    link = _Link(request_fd, reply_fd, wire)
+    link = _Link(request_fd, reply_fd, wire, agent)
     current = {"id": None}
 
     def model(via, handle=None):
@@ -66,18 +66,71 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
     def tagged(data):
         return model("given", data["$ask"]) if isinstance(data.get("$ask"), int) else wire.opaque(data)
 
+    def lab(message):
+        link.send({"id": current["id"], **message})
+        answer = link.receive()
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer
+
     while True:
         request = link.receive()
         current["id"] = request.get("id")
+        link.watch(current["id"], request.get("limit"))
         try:
             args = wire.decode(request["args"], tagged)
             kwargs = wire.decode(request["kwargs"], tagged)
             function = getattr(module, request["call"])
-            # The one line that runs the learner's code for the lab; what it returns is only data.
-            value = function(*args, **kwargs)
+            kept = _stand_in(module, request.get("stand_ins"), lab, wire)
+            try:
+                # The one line that runs the learner's code for the lab; what it returns is only data.
+                value = function(*args, **kwargs)
+            finally:
+                _put_back(module, kept)
             link.send({"id": current["id"], "return": wire.encode(value, wire.named)})
         except BaseException as exc:  # noqa: BLE001 - an exit() or a too-large value is a result like any other
             link.send({"id": current["id"], "raised": wire.describe(exc, agent, request.get("call"))})
+
+
+def _stand_in(module, names, lab, wire) -> dict:
+    """Put, in the agent's module, a stand-in for each function named (unfinished steps, while a step that needs
+    them is graded): the lab answers each call with the reference's value, so this process gets what the reference
+    returns, never its code. When the reference asks a model, it asks here, through the `ask` the call was given
+    (the learner's own, which may wrap the lab's) or harness.ask. Returns what the names held before."""
+    import harness
+
+    kept = {}
+    for name in names if isinstance(names, list) else []:
+        if not isinstance(name, str) or not name.isidentifier():
+            continue
+        kept[name] = module.__dict__.get(name, _ABSENT)
+
+        def stand_in(*args, _name=name, **kwargs):
+            asks = [value for value in [*args, *kwargs.values()] if callable(value)]
+            model = wire.STAND_IN_ASK
+            sent = {"args": wire.encode([model if callable(a) else a for a in args], wire.named),
+                    "kwargs": wire.encode({k: model if callable(v) else v for k, v in kwargs.items()}, wire.named)}
+            replies = []
+            while True:
+                answer = lab({"stand_in": _name, **sent, "replies": wire.encode(replies, wire.named)})
+                if "result" in answer:
+                    return wire.decode(answer["result"])
+                replies.append((asks[0] if asks else harness.ask)(answer.get("ask")))
+
+        stand_in.__name__ = stand_in.__qualname__ = name
+        module.__dict__[name] = stand_in
+    return kept
+
+
+_ABSENT = object()
+
+
+def _put_back(module, kept: dict) -> None:
+    for name, value in kept.items():
+        if value is _ABSENT:
+            module.__dict__.pop(name, None)
+        else:
+            module.__dict__[name] = value
 
 
 def _beside(name: str):
@@ -90,29 +143,67 @@ def _beside(name: str):
 
 
 class _Link:
-    """The child's ends of the two pipes: one frame out, one frame in."""
+    """The child's ends of the two pipes: one frame out, one frame in. While a call runs, a watcher looks at where
+    the agent's code is once it has run half its time limit without waiting for the lab (then every quarter) and
+    sends {"id", "stuck": [[function, line], ...]}: a call stopped for a hang then names the loop it was in."""
 
-    def __init__(self, request_fd, reply_fd, wire):
+    def __init__(self, request_fd, reply_fd, wire, agent):
+        import threading
+
         self.request_fd, self.reply_fd, self.wire = request_fd, reply_fd, wire
         self.reader = wire.FrameReader(wire.MAX_MESSAGE)
         self.pending = []
+        self.lock, self.main = threading.Lock(), threading.get_ident()
+        self.call, self.limit, self.since, self.looked, self.agent = None, None, None, 0.0, agent
+        threading.Thread(target=self._watch, name="spec2code-watch", daemon=True).start()
 
-    def send(self, message):
+    def watch(self, call, limit):
+        import time
+
+        ok = isinstance(limit, (int, float)) and not isinstance(limit, bool) and limit > 0
+        self.call, self.limit, self.since = call, (limit if ok else None), time.monotonic()
+
+    def send(self, message, waiting=True):
         data = self.wire.frame(message)
         if len(data) > self.wire.MAX_MESSAGE:
             what = "returned" if "return" in message else "sent to ask or run"
             raise ValueError(f"{what} {len(data) >> 20} MB of data, too much to check")
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self.reply_fd, view):]
+        with self.lock:
+            if waiting:  # from here until an answer comes, the time is the lab's
+                self.since = None
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.reply_fd, view):]
 
     def receive(self):
+        import time
+
         while not self.pending:
             chunk = os.read(self.request_fd, 1 << 16)
             if not chunk:
                 os._exit(0)  # the lab has gone: nothing left to do
             self.pending += self.reader.feed(chunk)
+        self.since = time.monotonic()
         return self.pending.pop(0)
+
+    def _watch(self):
+        import time
+        import traceback
+
+        while True:
+            time.sleep(0.1)
+            since, limit = self.since, self.limit
+            now = time.monotonic()
+            if since is None or limit is None or now - since < limit / 2 or now - self.looked < limit / 4:
+                continue
+            frame = sys._current_frames().get(self.main)
+            stack = traceback.extract_stack(frame) if frame is not None else []
+            mine = [[f.name, f.lineno] for f in stack if os.path.abspath(f.filename) == os.path.abspath(self.agent)]
+            self.looked = now
+            try:
+                self.send({"id": self.call, "stuck": mine[-8:]}, waiting=False)
+            except (OSError, ValueError):
+                return
 
 
 def _out_of_sight(fd: int) -> int:

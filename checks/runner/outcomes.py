@@ -14,6 +14,9 @@ class AgentError(Exception):
 # What the lab itself raises in an agent's process when a call asks or runs too often: the fault is in the loop of
 # the step's own function, not at the line of the ask or run it happened to reach.
 LIMITS = ("ask was called more than", "harness.run was called more than")
+# What it raises when a function with no model to ask (steps 1 and 5) asks one: the fault is the line of that
+# function's own code that led there, not the ask in a helper (write_tests) it called.
+NO_MODEL = "harness.ask is not part of this step"
 
 
 class Raised(AgentError):
@@ -24,7 +27,7 @@ class Raised(AgentError):
     def __init__(self, function: str, info: dict):
         self.function, self.info = function, info
         self.line, self.where = info.get("line"), info.get("in")
-        if self.is_a_limit:
+        if self.is_a_limit or self.asks_no_model:
             own = [line for name, line in info.get("frames", []) if name == function]
             self.line, self.where = (own[-1] if own else self.line), function
         inner = f" in {self.where}" if self.where and self.where != function else ""
@@ -36,6 +39,12 @@ class Raised(AgentError):
         return self.info.get("message", "").startswith(LIMITS)
 
 
+    @property
+    def asks_no_model(self) -> bool:
+        """The function asked a model in a step that has none (the lab refused the ask)."""
+        return self.info.get("message", "").startswith(NO_MODEL)
+
+
 class NotStarted(AgentError):
     """The function is still the stub: it raised NotImplementedError itself (`.info` as for Raised, if known)."""
 
@@ -45,11 +54,12 @@ class NotStarted(AgentError):
 
 
 class TimedOut(AgentError):
-    """The function took longer than its time limit (`.limit`, in seconds, when known); its process was stopped."""
+    """The function took longer than its time limit (`.limit`, in seconds, when known); its process was stopped.
+    `.frames`: where in agent.py its code was, outermost first ([(function, line)], empty when not known)."""
 
-    def __init__(self, message: str = "", limit: float | None = None):
+    def __init__(self, message: str = "", limit: float | None = None, frames=()):
         super().__init__(message)
-        self.limit = limit
+        self.limit, self.frames = limit, list(frames)
 
 
 class Crashed(AgentError):

@@ -18,10 +18,10 @@ from harness import settings
 from harness.errors import LabError, NotPythonSource
 from harness.files import read_source
 
-from . import live, wire
+from . import live, loading, wire
 from .lab_model import LabModel
 from .link import ChildLink, WallsFailed
-from .outcomes import AgentError, CannotStart, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .outcomes import NO_MODEL, AgentError, CannotStart, Crashed, LoadFailed, NotStarted, Raised, TimedOut
 from .wire import Unsendable
 
 __all__ = ["Agent", "AgentError", "CannotStart", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut",
@@ -90,7 +90,7 @@ class Agent:
             link = ChildLink(self.path, self._environment(), show_output=self.show_output,
                              isolation=settings.get("SPEC2CODE_ISOLATION"))
         except WallsFailed as exc:
-            raise LoadFailed(f"{exc}.", _LAB_BUG) from None
+            raise LoadFailed(f"{exc}.", loading.LAB_BUG) from None
         live.started(link)  # while a grading is interrupted, this stops it and raises Stopping
         self._link = link
         self.isolation = self._link.isolation
@@ -105,33 +105,17 @@ class Agent:
         except Crashed as exc:
             self.stop()
             if exc.exit_code == 70:
-                raise LoadFailed("the lab's own modules did not load in the agent's process.", _LAB_BUG) from None
+                raise LoadFailed("the lab's own modules did not load in the agent's process.", loading.LAB_BUG) from None
             if exc.exit_code == LOADER_FAILED and not self.probe and not _starts_here():
                 raise CannotStart(sys.executable) from None
             why = f"exit code {exc.exit_code}" if exc.exit_code is not None else str(exc)
-            raise LoadFailed(f"{name} ended its process while loading ({why}).", _EXIT_HINT,
+            raise LoadFailed(f"{name} ended its process while loading ({why}).", loading.EXIT_HINT,
                              exit_code=exc.exit_code) from None
         if isinstance(message.get("ready"), list):
             self.functions = [n for n in message["ready"] if isinstance(n, str)]
             return
         self.stop()
-        info = wire.info(message.get("load_failed"))
-        at = f" on line {info['line']}" if info["line"] else ""
-        if info["type"] == "SyntaxError" or info["type"] == "IndentationError" or info["type"] == "TabError":
-            raise LoadFailed(
-                f"{name} has a syntax error{at}: {info['message']}",
-                "fix that line (look just before it too: an unclosed bracket or quote shows up on the next line)",
-                info=info,
-            )
-        if info["type"] == "SystemExit":
-            raise LoadFailed(f"{name} called {_exit_call(info)} while loading{at}.", _EXIT_HINT, info=info)
-        if info["type"] == "NotPythonSource":
-            raise LoadFailed(info["message"], "save agent.py as plain Python source (UTF-8), then hand it in again")
-        raise LoadFailed(
-            f"{name} raised {info['type']}{at} while loading: {info['message']}",
-            "code at the top level of agent.py runs on import: check that line",
-            info=info,
-        )
+        raise loading.failed(name, wire.info(message.get("load_failed")))
 
     def _environment(self) -> dict:
         """The child's environment: none of the caller's variables (API keys stay here), only what Python needs."""
@@ -156,7 +140,7 @@ class Agent:
 
     # --- calls -------------------------------------------------------------------------------------------
 
-    def call(self, function: str, *args, time_limit: float = 3.0, runs=None, **kwargs):
+    def call(self, function: str, *args, time_limit: float = 3.0, runs=None, stand_ins=None, **kwargs):
         """Run `function(*args, **kwargs)` in the child and return its value as plain data.
 
         A model among the arguments (a ScriptedAsk, a LabModel) becomes the `ask` the function receives. Raises
@@ -164,6 +148,9 @@ class Agent:
         Unsendable (a TypeError) for an argument that is not plain data. A LabError from the lab's own model (no
         key, a replay miss) stops the call and is raised as it is. `runs(solution, tests)`, if given, answers the
         function's calls to harness.run in this call (a check putting it in a case the sandbox rarely makes).
+        `stand_ins` maps names of the agent's functions to what answers for them, in the child, in this call:
+        `answer(args, kwargs, replies)` -> {"result": VALUE}, {"ask": PROMPT} (the child asks, and calls again with
+        the reply added) or {"error": WORDS} (checks/stand_ins.py). Only what they return enters the child.
         """
         models: list = []
 
@@ -177,13 +164,19 @@ class Agent:
         self.load()
         self._next_id += 1
         self.served, self._asked = [], 0
-        request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"]}
+        stand_ins = dict(stand_ins or {})
+        request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"],
+                   "limit": time_limit, **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
         deadline = time.monotonic() + time_limit
         served_until = deadline + SERVED_LIMIT  # however much is answered for it, a call ends by then
+        stuck = []  # where the agent's code was when it had run long (the child's watcher): where a hang is
         try:
             self._link.send(request)
             while True:
                 message = self._link.receive(deadline)
+                if "stuck" in message:
+                    stuck = _frames(message["stuck"]) if message.get("id") == self._next_id else stuck
+                    continue
                 if message.get("id") != self._next_id:
                     raise Crashed("it wrote to the lab's channel")
                 if "return" in message:
@@ -198,12 +191,14 @@ class Agent:
                     self._link.send(self._answer_ask(message, models))
                 elif "run" in message:
                     self._link.send(self._answer_run(message, models, runs))
+                elif "stand_in" in message:
+                    self._link.send(self._answer_stand_in(message, stand_ins))
                 else:
                     raise Crashed("it wrote to the lab's channel")
                 deadline = min(deadline + time.monotonic() - started, served_until)  # time spent here is not the agent's
         except TimedOut:
             self.stop()
-            raise TimedOut(f"{function} took more than {time_limit:g} s", limit=time_limit) from None
+            raise TimedOut(f"{function} took more than {time_limit:g} s", limit=time_limit, frames=stuck) from None
         except (Crashed, LabError, KeyboardInterrupt):
             self.stop()
             raise
@@ -222,7 +217,7 @@ class Agent:
         elif via == "default" and (self.model is not None or models):
             model = self.model if self.model is not None else models[0]
         else:
-            return {"id": self._next_id, "error": "harness.ask is not part of this step: no model to ask here"}
+            return {"id": self._next_id, "error": f"{NO_MODEL}: no model to ask here"}
         self._asked += 1
         if self._asked > MAX_ASKS:
             return {"id": self._next_id, "error": f"ask was called more than {MAX_ASKS} times in one call: is it in a "
@@ -238,6 +233,13 @@ class Agent:
         except RuntimeError as exc:
             return {"id": self._next_id, "error": str(exc)}
         return {"id": self._next_id, "reply": reply}
+
+    def _answer_stand_in(self, message: dict, stand_ins: dict) -> dict:
+        answer = stand_ins.get(message.get("stand_in"))
+        if answer is None:
+            return {"id": self._next_id, "error": "the lab has no stand-in for that function in this call"}
+        said = answer(*(wire.received(message.get(key)) for key in ("args", "kwargs", "replies")))
+        return {"id": self._next_id, **({"result": wire.encode(said["result"])} if "result" in said else said)}
 
     def _answer_run(self, message: dict, models: list, override=None) -> dict:
         args, timeout = message.get("run"), message.get("timeout")
@@ -263,9 +265,6 @@ class Agent:
             return {"id": self._next_id, "error": f"harness.run failed: {exc}"}
 
 
-_EXIT_HINT = "remove the exit() or sys.exit() call: agent.py must only define functions"
-
-
 def _starts_here() -> bool:
     """Whether an agent's process starts at all on this machine: an empty agent file, loaded as any other is. (An
     agent.py may end its own process with status 127 too: then this one starts, and the fault is that agent's.)"""
@@ -281,12 +280,8 @@ def _starts_here() -> bool:
     return True
 
 
-_LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
-
-
-def _exit_call(info: dict) -> str:
-    code = info.get("exit")
-    return "exit()" if code is None else f"exit({code!r})"
+def _frames(raw) -> list[tuple[str, int]]:
+    return wire.info({"frames": raw})["frames"]
 
 
 def _harness_run(solution: str, tests: str, timeout=None) -> dict:

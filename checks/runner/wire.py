@@ -4,10 +4,13 @@ plain data. Both sides import this file; frames and values are the lab's one for
 Messages, one frame each:
     child -> lab   {"ready": [names]}  {"load_failed": INFO}  {"id", "return": VALUE}  {"id", "raised": INFO}
                    {"id", "ask": PROMPT, "via": "given"|"default", "handle", "sample"}  {"id", "run": [SOL, TESTS], "timeout"}
-    lab -> child   {"id", "call": NAME, "args", "kwargs"}  {"id", "reply"}  {"id", "result"}  {"id", "error"}
+                   {"id", "stand_in": NAME, "args", "kwargs", "replies"}  {"id", "stuck": [[FUNCTION, LINE], ...]}
+    lab -> child   {"id", "call": NAME, "args", "kwargs", "limit", "stand_ins"?}  {"id", "reply"}  {"id", "result"}
+                   {"id", "ask": PROMPT} (to a stand_in: ask, then call again)  {"id", "error"}
 VALUE, args, kwargs and result are plain data in the one codec. Where the sandbox refuses what is not plain data,
 this wall names it: the child sends {"$type": NAME} (`named`), an Opaque on the lab's side, so a check can say
-what came back; the lab sends the N-th model it hands the agent as {"$ask": N}. INFO describes an exception.
+what came back; the lab sends the N-th model it hands the agent as {"$ask": N}, and the child a model it hands a
+stand-in as STAND_IN_ASK. INFO describes an exception.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from harness.text import clean, cut
 
 MAX_MESSAGE = 16 << 20  # bytes in one message; a larger value is refused ("too much to check")
 MAX_TEXT = 2000  # characters of an exception's message kept
+STAND_IN_ASK = {"$ask": "given"}  # in a stand-in's arguments: the model its caller handed it (it asks in the child)
 
 __all__ = ["FrameReader", "MAX_MESSAGE", "Opaque", "Unsendable", "decode", "describe", "encode", "frame", "info",
-           "named", "opaque", "received"]
+           "named", "opaque", "received", "STAND_IN_ASK"]
 
 
 class Opaque:

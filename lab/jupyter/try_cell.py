@@ -23,7 +23,7 @@ def try_function(function: str, *args, agent_path=None, timeout: float | None = 
     The call runs in the lab's walled child process with a time limit, so a hang is stopped and nothing leaks into
     this kernel. The lab's model answers the function's calls to `ask`, and they are shown with what it printed.
     `model` picks the model for this call ("offline", "gaming" or "live"; default: as SPEC2CODE_MODEL says).
-    `timeout` defaults to a few times the step's own time limit (10 s for steps 1-3, 30 s for steps 4-5).
+    `timeout` defaults to the limit the step's check gives a call (3 s for steps 1-3, 10 s for steps 4-5).
     """
     path = settings.agent_path(agent_path)
     shown = settings.shown(path)

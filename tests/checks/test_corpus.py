@@ -60,6 +60,9 @@ def test_a_wrong_agent_fails_only_the_step_it_breaks(path, reports):
         s.number: "failed" if s.number == broken else "blocked" if broken in s.needs else "passed" for s in STEPS
     }
     assert statuses(report) == want
+    # A blocked step is judged with the reference in place of the broken one: its correct code would pass.
+    for waiting in (s for s in report["steps"] if s["status"] == "blocked"):
+        assert {c.get("would") for c in waiting["checks"]} == {"pass"}, waiting
     step = report["steps"][broken - 1]
     found = next(c for c in step["checks"] if c["name"] == declared["check"])
     assert found["status"] == "failed"

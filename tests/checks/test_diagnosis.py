@@ -5,6 +5,7 @@ Each case is the reference agent with one change, saved under a name of its own 
 same kind, step, line and hint, and show the hint and the place in its own words.
 """
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -80,7 +81,7 @@ CASES = [
          "        code = write_solution(spec, ask_anew, feedback)\n        holdout_check(code)\n")),
          STUB.format("5 (holdout_check)"), "calls a stub", 5,
          f"write step 5 (holdout_check) first: {STUB_HINT}"),
-    Case("cpu_loop_in_solve", ((TESTS_WRITTEN, TESTS_WRITTEN + "    while True:\n        pass\n"),), None,
+    Case("cpu_loop_in_solve", ((TESTS_WRITTEN, TESTS_WRITTEN + "    while True: pass\n"),), "    while True: pass",
          "timed out", 4, BY_NUMBER[4].hang_hint),
     Case("ask_limit_loop_in_solve",
          ((TESTS_WRITTEN, TESTS_WRITTEN + "    while True:\n        write_solution(spec, ask)\n"),),
@@ -114,9 +115,8 @@ def case(request, tmp_path, monkeypatch):
     case = request.param
     path = tmp_path / f"{case.name}_agent.py"
     path.write_text(case.source(), encoding="utf-8")
-    if case.kind == "timed out":  # a second, not the 30 s a try of solve may take
-        monkeypatch.setattr(steps, "TRY_MINIMUM", 1.0)
-        monkeypatch.setattr(steps, "TRY_TIMES", 0.0)
+    if case.kind == "timed out":  # a second, not the 10 s a try of solve may take
+        monkeypatch.setitem(steps.BY_FUNCTION, "solve", dataclasses.replace(steps.BY_FUNCTION["solve"], time_limit=1.0))
     return case, path
 
 
@@ -243,3 +243,18 @@ def test_a_blocked_step_and_the_frames_sentence():
     assert sentence("is it in a loop?") == "is it in a loop?" and sentence("stop") == "stop."
     assert Diagnosis("raised", "m", "h", 1, "extract_code", "a.py", 3, "x").data() == {
         "kind": "raised", "step": 1, "function": "extract_code", "file": "a.py", "line": 3, "source": "x"}
+
+
+def test_a_step_with_no_model_that_asks_one_is_named_at_its_own_line(tmp_path):
+    from tests.helpers import contained_corpus
+
+    agent = contained_corpus() / "wrong" / "holdout_runs_the_models_tests.py"
+    line = agent.read_text().splitlines().index("    tests = write_tests(harness.SPEC)") + 1
+    cause, *others = checks.grade_agent(agent, steps=[5])["steps"][0]["checks"]
+    headline = f"holdout_check asks a model through write_tests ({agent.name} line {line})"
+    assert cause["description"] == headline  # the call in holdout_check, not the ask inside write_tests
+    assert cause["message"] == f"step 5 (holdout_check) has no model to ask\nline {line}: tests = write_tests(harness.SPEC)"
+    assert cause["hint"] == ("step 5 runs the held-out tests (harness.HOLDOUT_TESTS), not new tests from the model: "
+                             "harness.run(solution_src, harness.HOLDOUT_TESTS)")
+    assert cause["diagnosis"]["step"] == 5 and len(others) == 4
+    assert all(c["message"] == f"follows from: {headline} (fix that first)" and c["hint"] == "" for c in others)

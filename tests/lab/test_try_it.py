@@ -82,3 +82,13 @@ def test_a_bad_option_is_one_line_naming_the_help():
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("python lab/try_it.py: unrecognized arguments: --bogus "
                            "(see python lab/try_it.py --help)\n")
+
+
+def test_try_it_names_the_keys_solve_lacks_in_the_checks_words():
+    from tests.helpers import contained_corpus
+
+    done = try_it(contained_corpus() / "wrong" / "solve_renames_the_keys.py")
+    assert done.returncode == 1 and "solve returned passed" not in done.stdout
+    assert ("solve returns a dict without code, tests, iters: it has solution, test_code, passed, iterations, "
+            "history.\nHint: return {'code': ..., 'tests': ..., 'passed': ..., 'iters': ..., 'history': ...}.\n"
+            "Fix it, then run this again") in done.stdout
