@@ -24,18 +24,22 @@ NOT_GRADED = ("loads", "submitted", "graded")  # the one check of a submission t
 
 
 def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=None, partial=False,
-              credit_blocked=False, progress=None, task=None, require=None) -> list[dict]:
+              credit_blocked=False, progress=None, task=None, require=None, prepare=None) -> list[dict]:
     """Grade every submission (up to `jobs` at once) and return one scored report each, in the given order.
 
     progress: a report.progress.Progress told when each submission starts and ends (None: nothing is shown).
     task: the task of the checks that run the lab's model (see grade_agent). require: the weakest isolation to
     grade with (default: SPEC2CODE_REQUIRE_ISOLATION); below it, IsolationTooWeak before anything is graded. At the
     `user` level, reach.Exposed before anything is graded when a child could read the reference or a classmate's.
+    prepare: a function given the submissions once the walls are known to hold, returning them as they are graded
+    (the grade command compares them for similarity there: nothing is done for a grading that is refused).
     """
     submissions = list(submissions)
     found = isolation.require(require or settings.get("SPEC2CODE_REQUIRE_ISOLATION"))
     # Where a child has a user of its own but no namespaces, nothing it must not read may be open to such a user.
     reach.guard((found["agent"], found["sandbox"]), [s.path for s in submissions if s.path is not None])
+    if prepare is not None:
+        submissions = list(prepare(submissions))
     for current in STEPS:  # load every step's checks here, before threads share them
         current.checks()
     points = tuple(points or (1.0,) * len(STEPS))

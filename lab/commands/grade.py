@@ -48,13 +48,19 @@ def main(argv: list[str] | None = None) -> int:
         except UsageError as exc:
             print(f"spec2code grade: {exc}", file=sys.stderr)
             return 2
-        if len(found.submissions) > 1:
-            try:
-                found.submissions = with_similar(found.submissions, template=_stubs())
-            except ImportError as exc:  # a lab installed before it needed copydetect
-                print(f"spec2code grade: submissions not compared for similarity: {exc.name} is not installed "
-                      f"(pip install {exc.name})", file=sys.stderr)
         return _grade(args, found, out)
+
+
+def _compared(submissions: list) -> list:
+    """The submissions, each with the others alike to it (see checks/submissions/similarity.py)."""
+    if len(submissions) < 2:
+        return submissions
+    try:
+        return with_similar(submissions, template=_stubs())
+    except ImportError as exc:  # a lab installed before it needed copydetect
+        print(f"spec2code grade: submissions not compared for similarity: {exc.name} is not installed "
+              f"(pip install {exc.name})", file=sys.stderr)
+        return submissions
 
 
 def _stubs() -> str:
@@ -74,7 +80,7 @@ def _grade(args, found, out: Path | None) -> int:
         with Progress(len(submissions)) as progress:
             graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points,
                                partial=args.partial, credit_blocked=args.credit_blocked, progress=progress,
-                               task=args.task, require=args.require_isolation)
+                               task=args.task, require=args.require_isolation, prepare=_compared)
     except KeyboardInterrupt:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
