@@ -99,7 +99,8 @@ def _hammer(args):
 
 
 def test_several_processes_writing_the_same_keys_leave_only_whole_entries(tmp_path):
-    method = "fork" if sys.platform == "linux" else "spawn"  # fork is quick; spawn where fork is unsafe
+    # Not fork: a test process with threads of its own (pytest-xdist's, a sandbox's) once hung its forks for 300 s.
+    method = "forkserver" if sys.platform == "linux" else "spawn"
     with multiprocessing.get_context(method).Pool(8) as pool:
         results = pool.map(_hammer, [(tmp_path, worker) for worker in range(8)])
     assert results == [[]] * 8
