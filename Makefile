@@ -11,8 +11,8 @@ DEV_STAMP := $(VENV)/.installed-dev
 # setuptools reports every editable install in a box that reads like an error; it is only information.
 PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --disable-pip-version-check
 EXTENSION := lab/jupyter/labextension
-# One test process: the run on both cores (-n auto --dist loadgroup, tests/parallel.py) lost its workers' temporary
-# folders mid-run in a clean clone, so it stays opt-in (make test PYTEST_ARGS="-n auto --dist loadgroup") until fixed.
+# One test process: the run on both cores (-n auto --dist loadgroup, tests/parallel.py) once lost its workers'
+# temporary folders mid-run in a clean clone, so it is opt-in (make test PYTEST_ARGS="-n auto --dist loadgroup").
 PYTEST := $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 .PHONY: lab test test-fast bench labextension clean
