@@ -28,6 +28,15 @@ class ArchiveError(Exception):
     """A zip that cannot be unpacked safely; the message says why in one line."""
 
 
+class Budget:
+    """The bytes still to be unpacked from one hand-in, its zips inside zips together (MAX_BYTES in all): a 10 kB zip
+    of zips once wrote 2.4 GB, each zip within its own limit."""
+
+    def __init__(self, total: int | None = None):
+        self.total = self.left = MAX_BYTES if total is None else total
+        self.shared = False
+
+
 class Scratch:
     """Folders for unpacked zips, under one temporary folder made on first use and removed by close() or at exit."""
 
@@ -60,12 +69,14 @@ def is_zip(path: Path) -> bool:
     return path.suffix.casefold() == ".zip"
 
 
-def unpack(archive: Path, into: Path) -> list[str]:
+def unpack(archive: Path, into: Path, budget: Budget | None = None) -> list[str]:
     """Unpack `archive` into the folder `into` (made here); return the names of the entries left out, and why.
 
     Raises ArchiveError when the file is not a readable zip, has too many entries, or unpacks to more than
-    MAX_BYTES.
+    MAX_BYTES (or than is left of `budget`, shared by the zips of one hand-in).
     """
+    budget = budget or Budget()
+    budget.shared = budget.left < budget.total  # other zips of the hand-in were unpacked before this one
     try:
         opened = zipfile.ZipFile(archive)
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
@@ -76,7 +87,6 @@ def unpack(archive: Path, into: Path) -> list[str]:
         if len(entries) > MAX_ENTRIES:
             raise ArchiveError(f"{archive.name} holds {len(entries)} entries, more than the {MAX_ENTRIES} allowed")
         into.mkdir(parents=True, exist_ok=True)
-        written = 0
         for entry in entries:
             parts = safe_parts(entry.filename)
             if parts is None:
@@ -94,7 +104,7 @@ def unpack(archive: Path, into: Path) -> list[str]:
             if entry.file_size > MAX_FILE_BYTES:
                 left_out.append(f"{entry.filename} (over {MAX_FILE_BYTES >> 20} MB)")
                 continue
-            written = _write(opened, entry, target, written, left_out, archive.name)
+            _write(opened, entry, target, budget, left_out, archive.name)
     return left_out
 
 
@@ -120,18 +130,20 @@ def _make_folder(target: Path, entry: zipfile.ZipInfo, left_out: list[str]) -> N
         left_out.append(f"{entry.filename} (cannot be made here)")
 
 
-def _write(opened: zipfile.ZipFile, entry: zipfile.ZipInfo, target: Path, written: int, left_out: list[str],
-           name: str) -> int:
-    """Copy one entry to `target`, counting every byte against MAX_BYTES; return the new total."""
+def _write(opened: zipfile.ZipFile, entry: zipfile.ZipInfo, target: Path, budget: Budget, left_out: list[str],
+           name: str) -> None:
+    """Copy one entry to `target`, counting every byte against the budget."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with opened.open(entry) as source, open(target, "wb") as copy:
             size = 0
             while chunk := source.read(_CHUNK):
                 size += len(chunk)
-                written += len(chunk)
-                if written > MAX_BYTES:
-                    raise ArchiveError(f"{name} unpacks to more than {MAX_BYTES >> 20} MB: hand in only agent.py")
+                budget.left -= len(chunk)
+                if budget.left < 0:
+                    around = ", with the zips unpacked before it," if budget.shared else ""
+                    raise ArchiveError(f"{name} unpacks{around} to more than {budget.total >> 20} MB: hand in only "
+                                       "agent.py")
                 if size > MAX_FILE_BYTES:
                     break
                 copy.write(chunk)
@@ -142,4 +154,3 @@ def _write(opened: zipfile.ZipFile, entry: zipfile.ZipInfo, target: Path, writte
         raise
     except (OSError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError) as exc:
         left_out.append(f"{entry.filename} ({type(exc).__name__})")  # encrypted, damaged or an unwritable name
-    return written

@@ -18,7 +18,7 @@ from harness.errors import NotPythonSource
 from harness.files import read_source
 
 from ..steps import STEPS
-from .archives import NOT_UNPACKED, ArchiveError, Scratch, is_zip, unpack
+from .archives import NOT_UNPACKED, ArchiveError, Budget, Scratch, is_zip, unpack
 
 AGENT = "agent.py"
 FUNCTIONS = frozenset(step.function for step in STEPS)
@@ -78,7 +78,7 @@ class _Walk:
 
     def __init__(self, home: Path, scratch: Scratch):
         self.home = home.resolve()
-        self.scratch = scratch
+        self.scratch, self.budget = scratch, Budget()  # one budget for all the zips of this hand-in
         self.candidates: list[_Candidate] = []
         self.seen: list[str] = []
         self.problems: list[str] = []
@@ -123,7 +123,7 @@ class _Walk:
     def _zip(self, path: Path, shown: str, depth: int, zips: int) -> None:
         folder = self.scratch.folder()
         try:
-            left_out = unpack(path, folder)
+            left_out = unpack(path, folder, self.budget)
         except ArchiveError as exc:
             self.problems.append(f"could not unpack {shown}: {exc}")
             return

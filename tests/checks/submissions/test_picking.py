@@ -98,3 +98,25 @@ def test_a_folder_name_that_is_not_utf8_is_carried_safely(tmp_path):
     make(tmp_path, {f"{name}/agent.py": AGENT_SOURCE, "bob/agent.py": AGENT_SOURCE})
     names = [s.name for s in survey([str(tmp_path)]).submissions]
     assert names == ["bob", name]  # kept as it is here; grading makes it safe to show (see test_grading)
+
+
+def test_the_zips_inside_a_hand_in_share_one_limit(tmp_path, monkeypatch):
+    """Each zip within the limit, all of them over it: a 10 kB zip of zips once wrote 2.4 GB."""
+    import io
+
+    from checks.submissions import archives
+
+    monkeypatch.setattr(archives, "MAX_BYTES", 1 << 20)
+    for n in range(3):
+        inner = io.BytesIO()
+        with zipfile.ZipFile(inner, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(f"filler{n}.txt", "0" * (600 << 10))
+        with zipfile.ZipFile(tmp_path / f"part{n}.zip", "w") as outer:
+            outer.writestr(f"part{n}.zip", inner.getvalue())
+    (tmp_path / "agent.py").write_text(FIVE)
+    path, note = graded(tmp_path)
+    assert path == "agent.py"
+    # part0's 600 kB fit; part1's inner zip goes over, and then nothing more is written (part2 fails at once)
+    assert note == ("could not unpack part1.zip/part1.zip: part1.zip unpacks, with the zips unpacked before it, to "
+                    "more than 1 MB: hand in only agent.py; could not unpack part2.zip: part2.zip unpacks, with the "
+                    "zips unpacked before it, to more than 1 MB: hand in only agent.py"), note
