@@ -327,7 +327,7 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
     [warned] = wait_for_toast("unsaved changes", 10)
     assert warned.startswith("agent.py has unsaved changes. This cell uses the file as last saved. "
                              "Save it (Ctrl+S in its tab) and run the cell again."), warned
-    assert page.locator(".Toastify__toast").filter(has_text="unsaved changes").is_visible()
+    # (Whether the toast is still on screen here turns on how long the check took: it closes by itself after a while.)
     screenshot(page, "unsaved-check-cell")
 
     # (c) Saved (the warning's "Keep my edits", then JupyterLab's own "File Changed" dialog: Overwrite).
