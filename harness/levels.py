@@ -42,6 +42,7 @@ TABLE = {level.name: level for level in (
                           "runs",
         "signals": "it can signal your other processes",
         "processes": "it can see your other processes",
+        "environments": "it can read the environment variables of your other processes (an API key among them)",
         "own_limits": "runs share your user's process limit",
     },
           "code runs in separate processes with limits, without a user of its own",

@@ -1,4 +1,4 @@
-"""Dump the environment (its own, and every process's it can read in /proc) into results and output."""
+"""Dump its own environment into results and output: the caller's API key must not be in it, at any level."""
 EXPECT = {"category": "environment dump"}
 CTX = {}
 
@@ -8,16 +8,7 @@ import sys
 
 
 def _everything():
-    env = dict(os.environ)
-    try:
-        for pid in os.listdir("/proc"):
-            try:
-                env[f"/proc/{pid}"] = open(f"/proc/{pid}/environ", "rb").read().decode("utf-8", "replace")
-            except OSError:
-                pass
-    except OSError:
-        pass
-    return json.dumps(env)[:20_000]
+    return json.dumps(dict(os.environ))[:20_000]
 
 
 print(_everything())

@@ -19,6 +19,8 @@ import re
 import select
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -50,7 +52,8 @@ DEFAULTS = {
     "serial": False,
     "flood": False,
 }
-WALLS = {"read_files", "write_files", "shared_folders", "signals", "network", "processes", "own_limits"}
+WALLS = {"read_files", "write_files", "shared_folders", "signals", "network", "processes", "environments",
+         "own_limits"}
 # names an attack may create outside its folder (besides anything with "hostile" in it)
 ARTIFACTS = {"conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.py", "_pytest", "scratch.json"}
 ARTIFACT_PREFIXES = ("hostile_marker_", "hostile_daemon_", "hostile_plugin", "hostile_jail", "hostile_hm",
@@ -486,6 +489,10 @@ def _corpus():
             canaries.remove(c)
     canary_state = {c: (Path(c).read_text(), os.stat(c).st_mtime_ns) for c in canaries}
     listener, abstract = Listener(), AbstractListener()
+    # Another process of the caller's that holds the secrets from its start (as a Jupyter server holds an API key),
+    # so that reading other processes' environments has something to find at every level.
+    decoy = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"], env={**os.environ, **SECRET_VARS},
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ctx = {"repo": str(REPO), "home": str(home), "tmp": str(tmp), "canaries": canaries,
            "port": listener.port, "udp_port": listener.udp_port, "abstract": abstract.name,
            "protect": ancestors(os.getpid())}
@@ -536,6 +543,7 @@ def _corpus():
                     report["cases"][name]["batch"][suite] = run
                     report["cases"][name]["load"] = os.getloadavg()
         report["parallel_s"] = round(time.monotonic() - t0, 1)
+        report["decoy_alive"] = decoy.poll() is None  # read_other_environments, in that batch, had its target
         time.sleep(1.0)
         report["ns_leftovers"] = nested_namespace_descendants()
 
@@ -592,6 +600,8 @@ def _corpus():
         write_report(report)
         yield report
     finally:
+        decoy.kill()
+        decoy.wait()
         listener.close()
         abstract.close()
         for path in sweep():
@@ -758,6 +768,7 @@ def test_the_corpus_left_nothing_behind(corpus):
     assert corpus["sweep"] == [], f"attack artifacts on disk after the corpus: {corpus['sweep']}"
     assert corpus["net_unattributed"] == [], f"loopback connections: {corpus['net_unattributed']}"
     assert corpus["ns_leftovers"] == {}, f"processes started by solutions, alive after the runs: {corpus['ns_leftovers']}"
+    assert corpus["decoy_alive"], "the process holding the secrets died before the batch ended: nothing read its environment"
 
 
 @pytest.mark.slow
