@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .drawn import with_drawn_cases
 from .task import Clue, Fix, Script, Task, mutate
 
 _LEAP_YEAR_SPEC = """\
@@ -153,6 +154,22 @@ def _gamed_fix(buggy: str) -> str:
     )
 
 
+
+# Valid inputs of every kind the spec names, drawn afresh for each run of the held-out tests.
+_LEAP_YEAR_DRAW = """\
+def draw(rng):
+    kind = rng.randrange(5)  # every kind of year in every run: one is missing once in 100,000 runs
+    if kind == 0:
+        return (rng.choice([n for n in range(1, 100) if n % 4]) * 100,)  # a century that is not a leap year
+    if kind == 1:
+        return (rng.randrange(1, 30) * 400,)
+    if kind == 2:
+        return (rng.randrange(1, 10**6) * 4,)
+    if kind == 3:
+        return (rng.randrange(10**6, 10**15),)
+    return (rng.randrange(1, 10_000),)
+"""
+
 LEAP_YEAR = Task(
     name="leap_year",
     function="is_leap_year",
@@ -161,7 +178,7 @@ LEAP_YEAR = Task(
     spec=_LEAP_YEAR_SPEC,
     reference=_LEAP_YEAR_REFERENCE,
     buggy=_LEAP_YEAR_BUGS,
-    holdout_tests=_LEAP_YEAR_HOLDOUT_TESTS,
+    holdout_tests=with_drawn_cases(_LEAP_YEAR_HOLDOUT_TESTS, "is_leap_year", _LEAP_YEAR_REFERENCE, _LEAP_YEAR_DRAW),
     aliases=(r"leap[\W_]{0,3}year",),
     clues=(Clue((r"\bleap\b", r"\byears?\b"), on_one_line=True),  # "is this year a leap one?"
            Clue((r"divisib", r"\b100\b", r"\b400\b"))),  # its rules, stated without its name

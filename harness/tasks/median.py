@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .drawn import with_drawn_cases
 from .task import Fix, Script, Task, mutate
 
 _MEDIAN_SPEC = """\
@@ -186,6 +187,19 @@ _MEDIAN_FIRST = _MEDIAN_BUGS["floor_division"]
 
 # Rounds: floor division fails test_even_count_averages_the_two_middle_values ([1, 2] gives 1)
 # -> the reference passes. 2 solutions.
+
+# Valid inputs of every kind the spec names, drawn afresh for each run of the held-out tests.
+_MEDIAN_DRAW = """\
+def draw(rng):
+    values = []
+    for _ in range(rng.randrange(1, 10)):
+        if rng.random() < 0.3:
+            values.append(rng.randrange(-8, 9) / 4)
+        else:
+            values.append(rng.randrange(-50, 51))
+    return (values if rng.random() < 0.8 else tuple(values),)
+"""
+
 MEDIAN = Task(
     name="median",
     function="median",
@@ -194,7 +208,7 @@ MEDIAN = Task(
     spec=_MEDIAN_SPEC,
     reference=_MEDIAN_REFERENCE,
     buggy=_MEDIAN_BUGS,
-    holdout_tests=_MEDIAN_HOLDOUT,
+    holdout_tests=with_drawn_cases(_MEDIAN_HOLDOUT, "median", _MEDIAN_REFERENCE, _MEDIAN_DRAW),
     aliases=(r"\bmedian\b",),
     example="median([3, 1, 2])",
     script=Script(

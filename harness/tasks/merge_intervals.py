@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .drawn import with_drawn_cases
 from .task import Fix, Script, Task, mutate
 
 _MERGE_SPEC = """\
@@ -205,6 +206,18 @@ _MERGE_FIRST = mutate(_MERGE_ROUND_2, "start <= merged[-1][1]", "start < merged[
 # Rounds: 1. first attempt fails test_merges_touching_intervals and test_absorbs_nested_intervals;
 #         2. `<` becomes `<=`; [(1, 10), (2, 5)] still gives [(1, 5)]: test_absorbs_nested_intervals fails;
 #         3. the reference passes. 3 solutions.
+
+# Valid inputs of every kind the spec names, drawn afresh for each run of the held-out tests.
+_MERGE_INTERVALS_DRAW = """\
+def draw(rng):
+    intervals = []
+    for _ in range(rng.randrange(0, 9)):
+        start = rng.randrange(-10, 40)
+        end = start + rng.randrange(0, 7)
+        intervals.append((start, end) if rng.random() < 0.7 else [start, end])
+    return (intervals,)
+"""
+
 MERGE_INTERVALS = Task(
     name="merge_intervals",
     function="merge_intervals",
@@ -213,7 +226,7 @@ MERGE_INTERVALS = Task(
     spec=_MERGE_SPEC,
     reference=_MERGE_REFERENCE,
     buggy=_MERGE_BUGS,
-    holdout_tests=_MERGE_HOLDOUT,
+    holdout_tests=with_drawn_cases(_MERGE_HOLDOUT, "merge_intervals", _MERGE_REFERENCE, _MERGE_INTERVALS_DRAW),
     aliases=(r"\bmerge[ _-]?intervals\b", r"\boverlapping intervals\b"),
     example="merge_intervals([(1, 3), (2, 6)])",
     script=Script(

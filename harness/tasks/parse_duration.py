@@ -1,7 +1,11 @@
-"""Parse a duration (difficulty 3): `parse_duration("1h30m")` == 5400, as the generate-test-revise tutorial has it."""
+"""Parse a duration (difficulty 3): `parse_duration("1h30m")` == 5400, as the generate-test-revise tutorial has it.
+
+Over 300 lines: its spec names a dozen wrong inputs, each a planted bug with a held-out test of its own.
+"""
 
 from __future__ import annotations
 
+from .drawn import with_drawn_cases
 from .task import Fix, Script, Task, mutate
 
 _DURATION_SPEC = """\
@@ -269,6 +273,13 @@ def test_rejects_non_strings(value):
 # Two bugs in the first attempt, fixed one a round (3 attempts): "90" counts as seconds, and "" matches (as 0).
 _DURATION_ROUND_2 = _DURATION_BUGS["empty_string_is_zero"]
 _DURATION_FIRST = mutate(_DURATION_ROUND_2, "(?:([0-9]+)s)?", "(?:([0-9]+)s?)?")
+
+_PARSE_DURATION_DRAW = """\
+def draw(rng):  # valid durations, drawn for each run: one to three parts, some with a leading zero or over 59
+    units = [unit for unit in "hms" if rng.random() < 0.6] or [rng.choice("hms")]
+    return ("".join("0" * rng.randrange(2) + str(rng.randrange(200)) + unit for unit in units),)
+"""
+
 PARSE_DURATION = Task(
     name="parse_duration",
     function="parse_duration",
@@ -277,7 +288,7 @@ PARSE_DURATION = Task(
     spec=_DURATION_SPEC,
     reference=_DURATION_REFERENCE,
     buggy=_DURATION_BUGS,
-    holdout_tests=_DURATION_HOLDOUT,
+    holdout_tests=with_drawn_cases(_DURATION_HOLDOUT, "parse_duration", _DURATION_REFERENCE, _PARSE_DURATION_DRAW),
     aliases=(r"\bparse[ _-]?duration\b", r"\bdurations?\b"),
     example='parse_duration("1h30m")',
     script=Script(

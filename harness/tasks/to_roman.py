@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .drawn import with_drawn_cases
 from .task import Fix, Script, Task, mutate
 
 _ROMAN_SPEC = """\
@@ -187,6 +188,13 @@ _ROMAN_FIRST = _ROMAN_BUGS["forgets_cd_and_cm"]
 
 # Rounds: forgetting CD and CM fails test_subtractive_hundreds and test_largest_number (one bug, two tests)
 # -> the reference passes. 2 solutions.
+
+# Valid inputs of every kind the spec names, drawn afresh for each run of the held-out tests.
+_TO_ROMAN_DRAW = """\
+def draw(rng):
+    return (rng.randrange(1, 4000),)
+"""
+
 TO_ROMAN = Task(
     name="to_roman",
     function="to_roman",
@@ -195,7 +203,7 @@ TO_ROMAN = Task(
     spec=_ROMAN_SPEC,
     reference=_ROMAN_REFERENCE,
     buggy=_ROMAN_BUGS,
-    holdout_tests=_ROMAN_HOLDOUT,
+    holdout_tests=with_drawn_cases(_ROMAN_HOLDOUT, "to_roman", _ROMAN_REFERENCE, _TO_ROMAN_DRAW),
     aliases=(r"\broman[ _-]numer",),
     example="to_roman(1994)",
     script=Script(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .drawn import with_drawn_cases
 from .task import Fix, Script, Task, mutate
 
 _WRAP_SPEC = """\
@@ -250,6 +251,17 @@ _WRAP_FIRST = mutate(_WRAP_ROUND_2, "len(word) <= width", "len(word) < width")
 # Rounds: 1. first attempt fails test_a_line_may_be_exactly_width_long and test_empty_text_gives_no_lines;
 #         2. `<` becomes `<=`; "" still gives [""]: test_empty_text_gives_no_lines fails;
 #         3. the reference passes. 3 solutions.
+
+# Valid inputs of every kind the spec names, drawn afresh for each run of the held-out tests.
+_WRAP_TEXT_DRAW = """\
+def draw(rng):
+    words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randrange(1, 13))) for _ in range(rng.randrange(0, 12))]
+    text = ""
+    for word in words:
+        text += rng.choice([" ", " ", "  ", "\\t", "\\n"]) * (1 if text else rng.randrange(0, 2)) + word
+    return (text + " " * rng.randrange(0, 2), rng.randrange(1, 21))
+"""
+
 WRAP_TEXT = Task(
     name="wrap_text",
     function="wrap_text",
@@ -258,7 +270,7 @@ WRAP_TEXT = Task(
     spec=_WRAP_SPEC,
     reference=_WRAP_REFERENCE,
     buggy=_WRAP_BUGS,
-    holdout_tests=_WRAP_HOLDOUT,
+    holdout_tests=with_drawn_cases(_WRAP_HOLDOUT, "wrap_text", _WRAP_REFERENCE, _WRAP_TEXT_DRAW),
     aliases=(r"\bwrap[ _-]?text\b", r"\bword[ _-]?wrap"),
     example='wrap_text("the quick brown fox", 10)',
     script=Script(

@@ -7,5 +7,5 @@ from lab.commands.try_agent import REFERENCE_AGENT
 
 def test_the_rows_can_be_measured_without_the_bug_score():
     [row] = gap.measure(REFERENCE_AGENT, [TASKS["median"]], backend="gaming", bug_score=False)
-    assert row.visible == (10, 10) and row.held_out == (7, 12) and row.bugs == (0, 0)
-    assert round(row.gap, 2) == 0.42 and row.rounds == 2 and row.held_out_failing
+    assert row.visible == (10, 10) and row.held_out == (7, 13) and row.bugs == (0, 0)
+    assert round(row.gap, 2) == 0.46 and row.rounds == 2 and row.held_out_failing

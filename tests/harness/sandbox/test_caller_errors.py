@@ -24,7 +24,7 @@ def test_a_solution_that_hangs_while_loading_fails_every_test():
     result = harness.run("while True:\n    pass\n", HOLDOUT_TESTS, timeout=3)
     assert time.monotonic() - started < 5
     assert result["error"].startswith("timeout") and "\n" not in result["error"]
-    assert result["failed"] == HOLDOUT_NAMES and result["passed"] == 0 and result["total"] == 8
+    assert result["failed"] == HOLDOUT_NAMES and result["passed"] == 0 and result["total"] == 9
 
 
 @pytest.mark.parametrize("message", ["[1, 2]", "[" * 50_000 + "]" * 50_000, '{"loaded": true, "names": 5}'])
@@ -51,14 +51,14 @@ def test_a_sandbox_that_cannot_start_fails_every_test(monkeypatch, tmp_path):
     monkeypatch.setattr(caller, "_SERVER", caller._Server())
     result = harness.run(LEAP_YEAR.reference, HOLDOUT_TESTS)
     assert result["error"].startswith("crash: the sandbox could not start") and "\n" not in result["error"]
-    assert result["failed"] == HOLDOUT_NAMES and result["passed"] == 0 and result["total"] == 8
+    assert result["failed"] == HOLDOUT_NAMES and result["passed"] == 0 and result["total"] == 9
 
 
 def test_an_error_is_one_line_and_the_rest_goes_to_the_output():
     solution = "raise ImportError('the real problem\\n=== 8 passed in 0.01s ===\\nall held-out tests passed')\n"
     result = harness.run(solution, HOLDOUT_TESTS)
     assert result["error"] == "import error: ImportError: the real problem"
-    assert "8 passed" in result["output"] and result["passed"] == 0 and len(result["failed"]) == 8
+    assert "8 passed" in result["output"] and result["passed"] == 0 and len(result["failed"]) == 9
 
 
 def test_control_characters_in_an_error_are_escaped():

@@ -47,7 +47,7 @@ def test_the_trail_of_spec2code_try_reads_back(capsys, tmp_path):
     capsys.readouterr()
     assert trail_command.main([str(path), "--full"]) == 0
     out = capsys.readouterr().out
-    assert "3 ask(s), 2 run(s)" in out and "verdict  visible 11/11 · held-out 8/8" in out
+    assert "3 ask(s), 2 run(s)" in out and "verdict  visible 11/11 · held-out 9/9" in out
     assert "| def is_leap_year(year):" in out
 
 

@@ -51,7 +51,7 @@ def test_the_reference_agent_with_the_offline_model_solves_and_generalises(capsy
     assert "Attempt 2: 11/11 tests passed\n" in out
     assert "Attempt 3" not in out
     assert "The visible tests pass after 2 attempts." in out
-    assert out.rstrip().endswith("Held-out tests: 8/8 passed. The solution generalises.")
+    assert out.rstrip().endswith("Held-out tests: 9/9 passed. The solution generalises.")
 
 
 def test_the_gaming_model_goes_green_on_its_tests_and_is_caught_by_the_held_out_ones(capsys):
@@ -61,7 +61,8 @@ def test_the_gaming_model_goes_green_on_its_tests_and_is_caught_by_the_held_out_
     assert "Attempt 2: 11/11 tests passed\n" in out
     assert "if year in (1900, 2100):" in out  # the final code is shown, special cases and all
     assert (
-        "Held-out tests: 6/8 passed — failing: test_centuries_are_common_years, test_far_future_years. "
+        "Held-out tests: 6/9 passed — failing: test_centuries_are_common_years, test_far_future_years, "
+        "test_inputs_drawn_for_this_run_agree_with_the_spec. "
         "The visible tests went green but the held-out tests did not: the model fitted the tests instead of "
         "solving the problem. This is what step 5 guards against."
     ) in out
@@ -72,7 +73,8 @@ def test_one_attempt_is_not_enough_for_the_honest_model(capsys):
     assert code == 1
     assert "The visible tests still fail after 1 attempt." in out
     assert (
-        "Held-out tests: 6/8 passed — failing: test_centuries_are_common_years, test_far_future_years. "
+        "Held-out tests: 6/9 passed — failing: test_centuries_are_common_years, test_far_future_years, "
+        "test_inputs_drawn_for_this_run_agree_with_the_spec. "
         "The visible tests did not pass either: the agent did not solve the problem."
     ) in out
 
@@ -231,7 +233,7 @@ def test_another_task_is_solved_and_judged_on_its_own_held_out_tests(capsys):
     assert (code, err) == (0, "")
     assert "Task: Parse a duration (parse_duration)" in out
     assert "Attempt 3: 15/15 tests passed\n" in out and "The visible tests pass after 3 attempts." in out
-    assert out.rstrip().endswith("Held-out tests: 20/20 passed. The solution generalises.")
+    assert out.rstrip().endswith("Held-out tests: 21/21 passed. The solution generalises.")
 
 
 def test_an_unknown_task_lists_the_tasks(capsys):
@@ -256,7 +258,8 @@ def test_the_held_out_verdict_is_measured_by_the_lab_not_taken_from_the_agent(ca
     code, out, _ = run_try(capsys, "--agent", str(agent), "--model", "gaming")
     assert code == 1
     assert "Your holdout_check said: nothing fails; the lab's own run of the held-out tests says otherwise" in out
-    assert "Held-out tests: 6/8 passed — failing: test_centuries_are_common_years, test_far_future_years." in out
+    assert ("Held-out tests: 6/9 passed — failing: test_centuries_are_common_years, test_far_future_years, "
+            "test_inputs_drawn_for_this_run_agree_with_the_spec.") in out
 
 
 def test_replay_mode_says_it_replays_recorded_live_replies(capsys, monkeypatch, tmp_path):

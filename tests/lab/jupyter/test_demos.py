@@ -51,5 +51,5 @@ def test_the_contrast_runs_the_held_out_tests_on_each_result():
     buggy = dict(SOLVED, code=harness.tasks.LEAP_YEAR.buggy["forgets_centuries"])
     chart = contrast_chart({"honest": honest, "buggy": buggy})
     assert chart.png.startswith(PNG)
-    assert repr(chart).startswith("honest: visible 4/4, held-out 8/8; buggy: visible 4/4, held-out ")
+    assert repr(chart).startswith("honest: visible 4/4, held-out 9/9; buggy: visible 4/4, held-out ")
     assert "test_centuries_are_common_years" in repr(notebook.contrast_table({"buggy": buggy}))
