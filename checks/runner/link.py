@@ -59,6 +59,7 @@ class ChildLink:
         self._request = self._reply = self._output = None
         self._mountpoint = ""
         chosen = ladder(isolation)
+        self.python = chosen.python  # what the child is started with: this Python, or a copy others can read
         self._slot = _take_slot() if chosen.own_users else None
         if self._slot is None and chosen.own_users and os.geteuid() == 0:  # never as root: fail closed
             raise WallsFailed("no user of the sandbox's range was free for the agent's process, so it was not run")

@@ -18,7 +18,7 @@ from harness import settings
 from harness.errors import LabError, NotPythonSource
 from harness.files import read_source
 
-from . import live, loading, wire
+from . import live, loading, served, wire
 from .lab_model import LabModel
 from .link import ChildLink, WallsFailed
 from .outcomes import NO_MODEL, AgentError, CannotStart, Crashed, LoadFailed, NotStarted, Raised, TimedOut
@@ -33,6 +33,10 @@ MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may tak
 MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
 MAX_ASKS = 50  # prompts one call may send to any model (the checks' ScriptedAsk too); likewise
 SERVED_LIMIT = 60.0  # seconds of asks and runs one call may have answered, beyond its own time limit
+# Seconds of the runs one call asks for that are not counted as the call's own time (the lab's time to start and run
+# them: an honest loop's few runs fit). Beyond them, runs count: a call that runs a hanging solution again and again
+# ends near its limit, not 60 s later.
+RUN_ALLOWANCE = 10.0
 LOADER_FAILED = 127  # exit status of the system's loader when it cannot load the interpreter (ld.so)
 
 
@@ -103,11 +107,12 @@ class Agent:
                 "code at the top level of agent.py runs on import: move work into the functions",
             ) from None
         except Crashed as exc:
+            python = getattr(self._link, "python", sys.executable)
             self.stop()
             if exc.exit_code == 70:
                 raise LoadFailed("the lab's own modules did not load in the agent's process.", loading.LAB_BUG) from None
             if exc.exit_code == LOADER_FAILED and not self.probe and not _starts_here():
-                raise CannotStart(sys.executable) from None
+                raise CannotStart(python) from None
             why = f"exit code {exc.exit_code}" if exc.exit_code is not None else str(exc)
             raise LoadFailed(f"{name} ended its process while loading ({why}).", loading.EXIT_HINT,
                              exit_code=exc.exit_code) from None
@@ -169,6 +174,7 @@ class Agent:
                    "limit": time_limit, **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
         deadline = time.monotonic() + time_limit
         served_until = deadline + SERVED_LIMIT  # however much is answered for it, a call ends by then
+        allowance, counted = RUN_ALLOWANCE, 0.0  # run time still free; run time counted as the call's own
         stuck = []  # where the agent's code was when it had run long (the child's watcher): where a hang is
         try:
             self._link.send(request)
@@ -195,10 +201,17 @@ class Agent:
                     self._link.send(self._answer_stand_in(message, stand_ins))
                 else:
                     raise Crashed("it wrote to the lab's channel")
-                deadline = min(deadline + time.monotonic() - started, served_until)  # time spent here is not the agent's
+                spent = time.monotonic() - started  # time spent here is not the agent's, but for runs past the allowance
+                if "run" in message:
+                    free = min(spent, allowance)
+                    allowance, counted = allowance - free, counted + spent - free
+                    spent = free
+                deadline = min(deadline + spent, served_until)
         except TimedOut:
             self.stop()
-            raise TimedOut(f"{function} took more than {time_limit:g} s", limit=time_limit, frames=stuck) from None
+            counts = f", counting {counted:.0f} s of the runs it asked for" if counted >= 0.5 else ""
+            raise TimedOut(f"{function} took more than {time_limit:g} s{counts}", limit=time_limit,
+                           frames=stuck) from None
         except (Crashed, LabError, KeyboardInterrupt):
             self.stop()
             raise
@@ -257,7 +270,7 @@ class Agent:
             if scripted is not None:
                 result = scripted(args[0], args[1])
             else:
-                runs = self.runs or _harness_run
+                runs = self.runs or served.harness_run
                 result = runs(args[0], args[1], timeout)
             self.served.append({"solution": args[0], "tests": args[1], "result": result})
             return {"id": self._next_id, "result": wire.encode(result)}
@@ -282,15 +295,3 @@ def _starts_here() -> bool:
 
 def _frames(raw) -> list[tuple[str, int]]:
     return wire.info({"frames": raw})["frames"]
-
-
-def _harness_run(solution: str, tests: str, timeout=None) -> dict:
-    import harness
-    from harness import trail
-
-    started = time.perf_counter()
-    result = harness.run(solution, tests, **({} if timeout is None else {"timeout": timeout}))
-    recording = trail.active()  # the audit trail, kept here so that any agent leaves one
-    if recording is not None:
-        recording.run(solution, tests, result, time.perf_counter() - started)
-    return result

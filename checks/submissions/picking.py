@@ -17,6 +17,7 @@ from pathlib import Path
 from harness.errors import NotPythonSource
 from harness.files import read_source
 
+from ..runner.parent import MAX_AGENT_BYTES
 from ..steps import STEPS
 from .archives import NOT_UNPACKED, ArchiveError, Budget, Scratch, is_zip, unpack
 
@@ -168,6 +169,8 @@ def _best(candidates: list[_Candidate]) -> _Candidate | None:
 def defined(path: Path) -> set[str]:
     """The five functions a file defines at its top level (none when it is not Python source)."""
     try:
+        if path.stat().st_size > MAX_AGENT_BYTES:  # never parsed: the runner refuses it unread, and 24 MB took 2 GB
+            return set()
         tree = ast.parse(read_source(path))
     except (OSError, NotPythonSource, SyntaxError, ValueError, RecursionError):
         return set()

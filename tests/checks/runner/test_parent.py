@@ -15,6 +15,7 @@ class NoInterpreter:
     """A child whose interpreter the loader cannot load for the agent's user: it exits 127 before saying anything."""
 
     printed, isolation = "", {"level": "user"}
+    python = "/var/tmp/spec2code-python3-copy/bin/python3"  # the Python it was started with: a copy, as at `user`
     started = []
 
     def __init__(self, agent, env, **options):
@@ -37,7 +38,7 @@ def no_interpreter(monkeypatch):
 def test_status_127_from_every_child_is_the_machines_fault_and_says_how_to_fix_it(no_interpreter):
     with parent.Agent(REFERENCE_AGENT) as agent, pytest.raises(CannotStart) as raised:
         agent.load()
-    assert str(raised.value).startswith("the agent's process cannot start here: ")
+    assert str(raised.value).startswith(f"the agent's process cannot start here: {NoInterpreter.python} exits ")
     assert "exits with status 127 for the user the agent runs as" in str(raised.value)
     assert "exit()" not in str(raised.value)
     assert no_interpreter.started == ["agent.py", "agent.py"]  # the agent, then an empty one: 127 for both
@@ -58,3 +59,56 @@ def test_grading_scores_no_one_when_no_child_can_start(no_interpreter, capsys):
     assert grade.main([str(REFERENCE_AGENT), "--format", "json"]) == CannotStart.exit_status == 3
     said = capsys.readouterr()
     assert said.out == "" and said.err.startswith("spec2code grade: the agent's process cannot start here: ")
+
+
+RUNS_AGAIN_AND_AGAIN = '''\
+import harness
+
+
+def holdout_check(solution_src):
+    for _ in range(30):
+        harness.run(solution_src, "def test_x():\\n    pass\\n", timeout=10)
+    return []
+'''
+
+
+def slow_runs(seconds):
+    """What answers harness.run: each run takes `seconds`, as a run of a solution that hangs until its timeout."""
+    import time
+
+    served = []
+
+    def runs(solution, tests, timeout):
+        time.sleep(seconds)
+        served.append(timeout)
+        return {"passed": 0, "failed": ["test_x"], "total": 1, "error": "timeout", "output": ""}
+
+    return runs, served
+
+
+def test_runs_past_the_allowance_count_as_the_calls_own_time(tmp_path, monkeypatch):
+    """30 runs of a hanging solution once made one call take its limit plus 60 s; now it ends near its limit."""
+    import time
+
+    monkeypatch.setattr(parent, "RUN_ALLOWANCE", 1.0)
+    path = tmp_path / "agent.py"
+    path.write_text(RUNS_AGAIN_AND_AGAIN, encoding="utf-8")
+    runs, served = slow_runs(0.5)
+    with parent.Agent(path, runs=runs) as agent:
+        agent.load()
+        started = time.monotonic()
+        with pytest.raises(parent.TimedOut) as raised:
+            agent.call("holdout_check", "x = 1\n", time_limit=1.0)
+        took = time.monotonic() - started
+    assert took < 6 and len(served) <= 6, (took, served)  # 1 s of its own + 1 s free + 1 s counted, and a run's end
+    assert str(raised.value).startswith("holdout_check took more than 1 s, counting ")
+    assert str(raised.value).endswith(" s of the runs it asked for")
+
+
+def test_the_few_runs_of_an_honest_call_are_not_counted(tmp_path):
+    path = tmp_path / "agent.py"
+    path.write_text(RUNS_AGAIN_AND_AGAIN.replace("range(30)", "range(4)"), encoding="utf-8")
+    runs, served = slow_runs(0.5)  # 2 s of runs, twice the call's own limit, within the allowance
+    with parent.Agent(path, runs=runs) as agent:
+        assert agent.call("holdout_check", "x = 1\n", time_limit=1.0) == []
+    assert len(served) == 4

@@ -120,3 +120,15 @@ def test_the_zips_inside_a_hand_in_share_one_limit(tmp_path, monkeypatch):
     assert note == ("could not unpack part1.zip/part1.zip: part1.zip unpacks, with the zips unpacked before it, to "
                     "more than 1 MB: hand in only agent.py; could not unpack part2.zip: part2.zip unpacks, with the "
                     "zips unpacked before it, to more than 1 MB: hand in only agent.py"), note
+
+
+def test_a_candidate_too_large_to_grade_is_never_parsed(tmp_path, monkeypatch):
+    """`agent_1.py` beside a 24 MB `agent_2.py`: parsing the big one whole once took 2 GB of the grader."""
+    from checks.runner.parent import MAX_AGENT_BYTES
+    from checks.submissions import picking
+
+    make(tmp_path, {"agent_1.py": FIVE, "agent_2.py": FIVE + "# padding\n" * (MAX_AGENT_BYTES // 10 + 1)})
+    read = []
+    monkeypatch.setattr(picking, "read_source", lambda path: read.append(path.name) or path.read_text())
+    assert graded(tmp_path) == ("agent_1.py", "graded agent_1.py; also found agent_2.py")
+    assert read == ["agent_1.py"]
