@@ -39,6 +39,7 @@ AT_MOST = {
     "copycat": 0,  # finds no classmate's file to run: nothing of its own
     "slow_prompt": 3,  # its 8 MB prompt is refused: step 2 fails, step 4 is blocked
     "endless_runs": 4,  # its endless runs are cut off: step 5 fails
+    "hanging_runs": 4,  # its runs of a hanging solution count as its own time past the allowance: step 5 times out
     "poisons_the_memory": 5,  # its failed runs are remembered for no one
     "rewrites_results": 5,  # its daemon finds no results.json it may write
     "steals_the_reference": 0,  # finds no solutions/ beside the lab: nothing of its own

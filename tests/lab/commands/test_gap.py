@@ -40,7 +40,7 @@ def test_the_gaming_model_has_a_gap_and_its_special_cases_are_flagged(capsys, tm
     code, out, _ = run_gap(capsys, tmp_path, "--tasks", "leap_year,wrap_text", "--model", "gaming")
     assert code == 0
     rows = rows_of(out)
-    assert rows["leap_year"][:4] == ["100%", "75%", "25%", "2"] and rows["wrap_text"][:3] == ["100%", "50%", "50%"]
+    assert rows["leap_year"][:4] == ["100%", "67%", "33%", "2"] and rows["wrap_text"][:3] == ["100%", "45%", "55%"]
     assert "Review (leap_year): line 5: special-cases inputs of the visible tests: 1900, 2100" in out
 
 
