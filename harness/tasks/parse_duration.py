@@ -1,7 +1,4 @@
-"""Parse a duration (difficulty 3): `parse_duration("1h30m")` == 5400, as the generate-test-revise tutorial has it.
-
-Over 300 lines: its spec names a dozen wrong inputs, each a planted bug with a held-out test of its own.
-"""
+"""Parse a duration (difficulty 3): `parse_duration("1h30m")` == 5400, as the generate-test-revise tutorial has it."""
 
 from __future__ import annotations
 
@@ -55,11 +52,8 @@ _DURATION_BUGS = {
         mutate(_DURATION_REFERENCE, '(?:([0-9]+)s)?")', '(?:([0-9]+)s)?$")'), "fullmatch(text)", "match(text)"
     ),
     "accepts_upper_case": mutate(_DURATION_REFERENCE, "_DURATION.fullmatch(text)", "_DURATION.fullmatch(text.lower())"),
-    "accepts_unicode_digits": mutate(
-        _DURATION_REFERENCE,
-        'r"(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?"',
-        r'r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?"',
-    ),
+    "accepts_unicode_digits": mutate(_DURATION_REFERENCE, 'r"(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?"',
+                                     r'r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?"'),
     "accepts_fractions": mutate(
         mutate(
             _DURATION_REFERENCE,
@@ -79,16 +73,10 @@ _DURATION_BUGS = {
         '    if total == 0:\n        raise ValueError(f"a duration must be positive: {text!r}")\n'
         "    return total\n",
     ),
-    "caps_minutes_and_seconds_at_59": mutate(
-        _DURATION_REFERENCE,
-        'r"(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?"',
-        'r"(?:([0-9]+)h)?(?:([0-5]?[0-9])m)?(?:([0-5]?[0-9])s)?"',
-    ),
-    "type_error_for_non_strings": mutate(
-        _DURATION_REFERENCE,
-        '    if not isinstance(text, str):\n        raise ValueError(f"a duration must be a str, got {text!r}")\n',
-        "",
-    ),
+    "caps_minutes_and_seconds_at_59": mutate(_DURATION_REFERENCE, "(?:([0-9]+)m)?(?:([0-9]+)s)?",
+                                             "(?:([0-5]?[0-9])m)?(?:([0-5]?[0-9])s)?"),
+    "type_error_for_non_strings": mutate(_DURATION_REFERENCE, "raise ValueError(f\"a duration must be a str",
+                                         "raise TypeError(f\"a duration must be a str"),
     "accepts_any_order": '''\
 import re
 
@@ -108,11 +96,8 @@ def parse_duration(text):
         raise ValueError(f"a unit appears twice in {text!r}")
     return sum(int(number) * _SECONDS[unit] for number, unit in parts)
 ''',
-    "accepts_repeated_units": mutate(
-        _DURATION_REFERENCE,
-        'r"(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?"',
-        'r"(?:([0-9]+)h)*(?:([0-9]+)m)*(?:([0-9]+)s)*"',
-    ),
+    "accepts_repeated_units": mutate(_DURATION_REFERENCE, 'r"(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?"',
+                                     'r"(?:([0-9]+)h)*(?:([0-9]+)m)*(?:([0-9]+)s)*"'),
 }
 
 _DURATION_HOLDOUT = r'''
