@@ -23,8 +23,8 @@ lab: $(STAMP)
 test: $(DEV_STAMP)
 	$(PYTEST)
 
-test-fast: $(DEV_STAMP)  # everything but the tests marked slow: the inner loop
-	$(PYTEST) -m "not slow"
+test-fast: $(DEV_STAMP)  # everything but the tests marked slow: the inner loop, under a minute
+	$(PYTEST) -m "not slow" --durations=5 --durations-min=0.5  # names any test that has grown too slow for this lane
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_speed.py --check

@@ -24,16 +24,19 @@ def folder(request, tmp_path):
     return tmp_path if request.param == "elsewhere" else ROOT / "notebooks"
 
 
+@pytest.mark.slow
 def test_check_grades_that_file(folder):
     done = run(["-m", "lab.commands", "check", "1", "--format", "json"], folder)
     assert json.loads(done.stdout)["agent"] == AGENT, done.stderr
 
 
+@pytest.mark.slow
 def test_the_check_cell_grades_that_file(folder):
     done = run(["-c", "from lab.jupyter import check_step; print(repr(check_step(1)))"], folder)
     assert f"Fix {AGENT}, save it" in done.stdout, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_try_compare_and_try_it_use_that_file(folder):
     assert f"Agent: {AGENT}" in run(["-m", "lab.commands", "try"], folder).stdout
     assert f"--- yours ({AGENT}) ---" in run(["-m", "lab.commands", "compare", "1"], folder).stdout

@@ -127,6 +127,7 @@ def test_the_table_covers_every_kind_a_call_can_end_in():
         Diagnosis("broke", "m", "h")
 
 
+@pytest.mark.slow
 def test_every_surface_finds_the_same_diagnosis_and_shows_it(case, capsys, monkeypatch):
     case, path = case
     line = case.line(path.read_text(encoding="utf-8"))

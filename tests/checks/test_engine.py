@@ -55,6 +55,7 @@ def test_every_check_has_a_sentence_and_a_unique_name():
         assert all(c.description and not c.description.endswith(".") for c in step.checks())
 
 
+@pytest.mark.slow
 def test_the_reference_passes_every_check(reference_report):
     report = reference_report
     assert report["passed"] == report["total"] == 5
@@ -64,6 +65,7 @@ def test_the_reference_passes_every_check(reference_report):
             assert (one["status"], one["message"], one["hint"]) == ("passed", "", ""), one
 
 
+@pytest.mark.slow
 def test_the_report_is_plain_json_in_the_documented_shape(reference_report):
     report = json.loads(json.dumps(reference_report))
     assert set(report) == {"agent", "steps", "passed", "total", "isolation"}
@@ -81,6 +83,7 @@ def test_the_stubs_are_not_started_on_every_step(tmp_path):
     assert report["passed"] == 0
 
 
+@pytest.mark.slow
 def test_a_step_asked_for_alone_is_graded_with_what_it_needs(tmp_path):
     broken = AGENTS / "wrong" / "keeps_python_tag.py"
     report = checks.grade_agent(broken, steps=[2])
@@ -90,6 +93,7 @@ def test_a_step_asked_for_alone_is_graded_with_what_it_needs(tmp_path):
     assert statuses(checks.grade_agent(broken, steps=["holdout_check"])) == {5: "passed"}
 
 
+@pytest.mark.slow
 def test_a_started_step_behind_a_stub_is_blocked_not_failed(tmp_path):
     source = render().replace(
         'raise NotImplementedError("step 2 (write_tests) is not started yet: replace this line with your code")',
@@ -99,6 +103,7 @@ def test_a_started_step_behind_a_stub_is_blocked_not_failed(tmp_path):
     assert statuses(report) == {1: "not started", 2: "blocked", 3: "not started", 4: "not started", 5: "not started"}
 
 
+@pytest.mark.slow
 def test_a_hanging_step_is_stopped_and_the_other_steps_are_still_graded():
     started = time.monotonic()
     report = checks.grade_agent(AGENTS / "special" / "hangs_in_write_tests.py", timeout=1.0)
@@ -133,6 +138,7 @@ def test_an_exception_at_import_names_its_line(tmp_path):
     assert f"raised ValueError on line {line} while loading" in message
 
 
+@pytest.mark.slow
 def test_a_missing_function_fails_only_its_own_step(tmp_path):
     source = "from solutions.agent import extract_code, solve, write_solution, write_tests\n"
     report = checks.grade_agent(self_contained(write_agent(tmp_path / "own", source), tmp_path))
@@ -195,6 +201,7 @@ def _pytest_outcomes(agent: Path) -> dict:
     return {(int(step), name): word for step, name, word in found}
 
 
+@pytest.mark.slow
 def test_pytest_shows_the_engines_verdicts():
     agent = AGENTS / "wrong" / "tests_via_harness_ask.py"
     report = checks.grade_agent(agent)
@@ -205,12 +212,14 @@ def test_pytest_shows_the_engines_verdicts():
     assert {c["status"] for s in report["steps"] for c in s["checks"]} == {"passed", "failed", "blocked"}
 
 
+@pytest.mark.slow
 def test_pytest_fails_every_check_of_the_untouched_stubs(tmp_path):
     outcomes = _pytest_outcomes(write_agent(tmp_path, render()))
     assert len(outcomes) == sum(len(step.checks()) for step in checks.STEPS)
     assert set(outcomes.values()) == {"FAILED"}
 
 
+@pytest.mark.slow
 def test_pytest_in_the_grader_is_out_of_reach_of_an_agent_that_patches_it():
     outcomes = _pytest_outcomes(AGENTS / "forging" / "patches_pytest.py")
     assert len(outcomes) == sum(len(step.checks()) for step in checks.STEPS)
@@ -218,6 +227,7 @@ def test_pytest_in_the_grader_is_out_of_reach_of_an_agent_that_patches_it():
         assert any(outcomes[(step.number, c.name)] != "PASSED" for c in step.checks())
 
 
+@pytest.mark.slow
 def test_a_loop_that_asks_without_end_is_reported_at_its_own_line(tmp_path):
     source = render().replace(
         'raise NotImplementedError("step 4 (solve) is not started yet: replace this line with your code")',
@@ -234,6 +244,7 @@ def test_a_loop_that_asks_without_end_is_reported_at_its_own_line(tmp_path):
     assert "in write_solution" not in first["message"] and "look at the loop on that line" in first["hint"]
 
 
+@pytest.mark.slow
 def test_a_blocked_step_is_judged_with_the_reference_in_place_of_the_steps_it_waits_for():
     report = checks.grade_agent(AGENTS / "wrong" / "keeps_python_tag.py", steps=[2, 3, 4])
     assert statuses(report) == {2: "blocked", 3: "blocked", 4: "blocked"}
@@ -242,6 +253,7 @@ def test_a_blocked_step_is_judged_with_the_reference_in_place_of_the_steps_it_wa
         assert [c["would"] for c in step["checks"]] == ["pass"] * len(step["checks"]), step
 
 
+@pytest.mark.slow
 def test_a_stand_in_gives_the_learners_process_what_the_reference_returns_never_its_code(tmp_path):
     source = render().replace(
         'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
@@ -257,6 +269,7 @@ def test_a_stand_in_gives_the_learners_process_what_the_reference_returns_never_
 
 
 
+@pytest.mark.slow
 def test_a_stand_in_called_without_an_ask_asks_through_harness_ask(tmp_path):
     source = render().replace(
         'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',

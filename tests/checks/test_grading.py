@@ -26,6 +26,7 @@ AGENTS = contained_corpus()  # the fixture agents, as the grader's child can run
 UNSTRIPPED = AGENTS / "wrong" / "unstripped_bare_reply.py"  # step 1 fails, so steps 2-4 are blocked
 
 
+@pytest.mark.slow
 def test_a_blocked_step_scores_0_unless_credit_blocked_grades_its_checks_anyway():
     plain = grade_submission(Submission("u", UNSTRIPPED))
     assert [r["status"] for r in plain["steps"]] == ["failed", "blocked", "blocked", "blocked", "passed"]
@@ -105,6 +106,7 @@ def test_on_a_terminal_progress_rewrites_one_line_and_prints_nothing_by_the_cloc
     assert stream.getvalue() == "\rgraded 1/2\r\033[K"
 
 
+@pytest.mark.slow
 def test_a_non_utf8_folder_name_is_safe_in_every_output(tmp_path):
     """A folder named in Latin-1 on a UTF-8 file system, holding a terminal escape, graded into every format."""
     name = os.fsdecode(b"caf\xe9 \x1b[2J")

@@ -15,6 +15,7 @@ def test_the_report_says_the_weaker_of_the_two_levels(monkeypatch):
     assert checks.grade_agent(REFERENCE_AGENT, steps=[1])["isolation"] == found["level"]
 
 
+@pytest.mark.slow
 def test_below_the_required_level_nothing_is_graded(monkeypatch, tmp_path):
     monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
     marker = tmp_path / "ran"
@@ -31,6 +32,7 @@ def test_below_the_required_level_nothing_is_graded(monkeypatch, tmp_path):
     assert checks.grade_agent(REFERENCE_AGENT, steps=[1], require="process")["isolation"] == "process"
 
 
+@pytest.mark.slow
 def test_where_no_code_may_run_nothing_is_graded_and_the_reason_is_the_message(monkeypatch, tmp_path):
     """As root with no user to give the runs (Python only root may read, say), the sandbox runs nothing: a grade there
     would be a class of zeros, so it is refused, in the sandbox's own words."""

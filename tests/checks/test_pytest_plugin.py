@@ -5,6 +5,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from checks.pytest_plugin import pytest_collect_file
 from checks.steps import STEPS
 from tests.paths import ROOT
@@ -16,6 +18,7 @@ def collected(*args: str, cwd) -> list[str]:
     return re.findall(r"^\S+::\S+$", done.stdout, re.M)
 
 
+@pytest.mark.slow
 def test_the_checks_package_collects_every_steps_checks_from_another_folder(tmp_path):
     found = collected("--pyargs", "checks", cwd=tmp_path)
     files = {test.split("::")[0].rpartition("/")[2] for test in found}
@@ -23,6 +26,7 @@ def test_the_checks_package_collects_every_steps_checks_from_another_folder(tmp_
     assert len(found) == sum(len(step.checks()) for step in STEPS)
 
 
+@pytest.mark.slow
 def test_a_step_module_named_on_the_command_line_is_collected_once():
     found = collected("checks/step1_extract_code.py", cwd=ROOT)
     assert len(found) == len(set(found)) == len(STEPS[0].checks())

@@ -59,6 +59,7 @@ def test_the_report_itself_holds_only_clean_text(report):
     assert "\\ud800" in message and "\\x00" in message and "\\x1b[2J" in message  # shown, escaped
 
 
+@pytest.mark.slow
 def test_spec2code_check_prints_clean_text_and_json(messy):
     for fmt in ("text", "json"):
         done = subprocess.run([sys.executable, "-m", "lab.commands", "check", "1", "2", "5", "--agent", str(messy),
@@ -75,6 +76,7 @@ def test_the_terminal_and_notebook_views_are_clean(report):
         assert_clean(step_text(result, "agent.py")) and assert_clean(step_html(result, "agent.py"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["csv", "json", "junit", "gradescope"])
 def test_every_grade_format_is_clean_and_parses(graded, fmt):
     text = render(graded, fmt)

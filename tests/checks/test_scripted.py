@@ -22,6 +22,7 @@ def test_a_prompt_longer_than_the_model_reads_is_refused_and_not_kept():
     assert model.calls[-1] == ("default", "") and model.default == [""]
 
 
+@pytest.mark.slow
 def test_a_prompt_that_is_not_a_string_is_kept_as_its_type_and_the_start_of_its_value():
     """50 prompts of 16 MB that are lists, say, once stayed whole in the grader (3.3 GB for one check)."""
     from checks import define

@@ -1,5 +1,7 @@
 """checks/step3_write_solution.py: what a student reads for a mistake in write_solution."""
 
+import pytest
+
 import checks
 from tests.helpers import contained_corpus
 
@@ -11,6 +13,7 @@ def _checks(agent: str) -> dict:
     return {c["name"]: c for c in step["checks"]}
 
 
+@pytest.mark.slow
 def test_feedback_never_in_the_prompt_is_one_fault_not_two():
     graded = _checks("ignores_feedback.py")
     assert graded["puts_the_feedback_in_the_prompt"]["hint"] == (
@@ -22,6 +25,7 @@ def test_feedback_never_in_the_prompt_is_one_fault_not_two():
     assert left_out["hint"] == ""
 
 
+@pytest.mark.slow
 def test_a_feedback_section_always_there_keeps_its_own_words():
     left_out = _checks("always_a_feedback_section.py")["leaves_the_feedback_out_when_there_is_none"]
     assert "follows" not in left_out and "add them only `if feedback:`" in left_out["hint"]

@@ -108,6 +108,7 @@ def test_it_is_found_by_its_name_its_function_its_aliases_and_its_clues():
     assert reading.read("Write tests for a function that reverses a string.").task is None
 
 
+@pytest.mark.slow
 def test_it_is_answered_with_the_task_s_own_tests_and_solutions_and_graded_by_harness_run():
     tests = extract_code(reply("Write pytest tests for this spec:\n" + SPEC))
     assert tests == MODEL_TESTS.strip()

@@ -65,6 +65,7 @@ def test_a_failure_names_the_call_what_the_spec_gives_and_the_seed_and_each_run_
     assert len(seeds) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("item", TASKS.values(), ids=TASKS.keys())
 def test_every_draw_is_a_valid_input_the_reference_answers(item):
     space: dict = {}
@@ -74,6 +75,7 @@ def test_every_draw_is_a_valid_input_the_reference_answers(item):
             space[item.function](*args)  # a draw the reference rejects would fail every correct solution
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("item", TASKS.values(), ids=TASKS.keys())
 def test_the_reference_passes_the_drawn_cases_across_the_wall(item):
     result = harness.run(item.reference, item.holdout_tests)

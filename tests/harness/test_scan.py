@@ -6,6 +6,7 @@ from harness.scan import EARLY_EXIT, INSPECTION, TEST_LITERALS, scan, inputs_of
 from harness.tasks import TASKS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS.values(), ids=TASKS.keys())
 def test_honest_code_raises_no_flag(task):
     for code in [task.reference, task.script.first_attempt, *(f.code for f in task.script.fixes), *task.buggy.values()]:

@@ -12,6 +12,7 @@ MODEL_SCORES = {"leap_year": (5, 5), "median": (5, 8), "to_roman": (6, 8), "pars
                 "merge_intervals": (8, 10), "wrap_text": (9, 11)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", first_fast(TASKS))  # each runs the tests against every planted bug of a task
 def test_the_offline_models_tests_get_their_score_on_every_task(name):
     task = TASKS[name]
@@ -28,6 +29,7 @@ def test_the_held_out_tests_catch_every_planted_bug():
     assert harness.score_tests(TASKS["parse_duration"].holdout_tests, "parse_duration")["score"] == (13, 13)
 
 
+@pytest.mark.slow
 def test_wrong_tests_weak_tests_and_flaky_tests_are_named(monkeypatch):
     # 16 runs of the reference: the coin keeps one verdict in all of them (and then may catch a bug by chance) 1 time
     # in 32768; at the lab's 3, 1 in 4, which made this test fail now and then.
@@ -67,12 +69,14 @@ def test_centuries():
     assert "forgets_centuries" in score["caught"] and "no_validation" in score["missed"]
 
 
+@pytest.mark.slow
 def test_a_coin_toss_is_flaky(monkeypatch):
     monkeypatch.setattr(harness.score, "REPEATS", 16)  # 16 runs: the chance of no change is 1 in 32768
     score = harness.score_tests("import random\n\ndef test_coin():\n    assert random.random() < 0.5\n", "leap_year")
     assert score["smells"]["flaky"] == ["test_coin"]
 
 
+@pytest.mark.slow
 def test_tests_that_cannot_run_are_not_valid_and_say_why():
     score = harness.score_tests("def test_x(:\n", "leap_year")
     assert not score["valid"] and "SyntaxError" in score["error"] and score["tests"] == []
@@ -114,6 +118,7 @@ def test_matrix_with_a_module_has_one_column_per_test_function():
     assert grid["passed"][1] == [True, True, False, True, True]
 
 
+@pytest.mark.slow
 def test_matrix_with_a_list_of_tests_runs_each_pair():
     tests = ["def test_a():\n    assert is_leap_year(1900) is False\n", "def test_b():\n    assert is_leap_year(4)\n"]
     grid = harness.matrix([LEAP_YEAR.reference, LEAP_YEAR.buggy["forgets_centuries"], "x = ("], tests)

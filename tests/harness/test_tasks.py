@@ -84,6 +84,7 @@ def test_the_tutorials_four_parse_duration_tests_pass_on_the_reference():
     assert (result["passed"], result["failed"], result["error"]) == (4, [], None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("item", first_fast(TASKS.values()), ids=TASKS.keys())  # a run per planted bug
 def test_the_reference_passes_its_held_out_and_model_tests_and_every_planted_bug_fails(item):
     for tests in (item.holdout_tests, item.script.tests):
@@ -115,6 +116,7 @@ def {function}(backwards, *args, **kwargs):
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("item", TASKS.values(), ids=TASKS.keys())
 def test_held_out_expectations_never_enter_the_solutions_process(item):
     name = harness.model.reading.test_names(item.holdout_tests)[-1]

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from lab.stubs import render
 from tests.paths import REFERENCE_AGENT as REFERENCE
 from tests.paths import ROOT
@@ -18,6 +20,7 @@ def try_it(agent: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_try_it_stops_at_the_first_step_not_started(tmp_path):
     path = tmp_path / "agent.py"
     path.write_text(render().replace(
@@ -31,6 +34,7 @@ def test_try_it_stops_at_the_first_step_not_started(tmp_path):
     assert done.stdout.rstrip().endswith("Hint: replace that raise line with your code.")
 
 
+@pytest.mark.slow
 def test_try_it_runs_every_step_of_the_reference():
     done = try_it(REFERENCE)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -39,6 +43,7 @@ def test_try_it_runs_every_step_of_the_reference():
     assert done.stdout.rstrip().endswith("Every step ran. Grade them with: spec2code check")
 
 
+@pytest.mark.slow
 def test_try_it_shows_an_error_in_the_agent_without_a_traceback(tmp_path):
     path = tmp_path / "agent.py"
     path.write_text(render().replace(
@@ -63,6 +68,7 @@ def test_a_python_without_the_labs_packages_is_told_which_python_to_use(tmp_path
     assert ".venv/bin/python lab/try_it.py" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_the_labs_own_errors_are_one_line(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "SPEC2CODE_MODLE": "live"}
     done = subprocess.run([sys.executable, str(ROOT / "lab" / "try_it.py")], capture_output=True, text=True,
@@ -76,6 +82,7 @@ def test_the_labs_own_errors_are_one_line(tmp_path):
     assert "The model could not answer: Replay mode (SPEC2CODE_REPLAY=1)" in done.stdout and done.returncode == 2
 
 
+@pytest.mark.slow
 def test_a_bad_option_is_one_line_naming_the_help():
     done = subprocess.run([sys.executable, str(ROOT / "lab" / "try_it.py"), "--bogus"], capture_output=True,
                           text=True, timeout=60)
@@ -84,6 +91,7 @@ def test_a_bad_option_is_one_line_naming_the_help():
                            "(see python lab/try_it.py --help)\n")
 
 
+@pytest.mark.slow
 def test_try_it_names_the_keys_solve_lacks_in_the_checks_words():
     from tests.helpers import contained_corpus
 

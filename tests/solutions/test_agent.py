@@ -1,5 +1,7 @@
 """The reference agent beyond its step checks: bounded feedback, and a new sample when a prompt repeats."""
 
+import pytest
+
 import harness
 from harness.tasks import LEAP_YEAR
 from solutions import agent
@@ -12,6 +14,7 @@ def test_the_feedback_carries_the_last_3000_characters_of_the_output():
     assert feedback.endswith(output[-3000:]) and output[:-3000] not in feedback
 
 
+@pytest.mark.slow
 def test_a_prompt_that_repeats_within_one_solve_asks_for_the_next_sample():
     calls = []
 
@@ -26,6 +29,7 @@ def test_a_prompt_that_repeats_within_one_solve_asks_for_the_next_sample():
     assert calls == [0, 0, 0, 1, 2]  # tests, attempt 1, attempt 2, then the same prompt again: samples 1 and 2
 
 
+@pytest.mark.slow
 def test_an_ask_without_samples_still_works_when_no_prompt_repeats():
     replies = iter(["```python\n" + LEAP_YEAR.script.tests + "```",
                     "```python\n" + LEAP_YEAR.script.first_attempt + "```",

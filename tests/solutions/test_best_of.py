@@ -1,10 +1,13 @@
 """best_of: where picking by the pass matrix beats one attempt, and where weak tests fool it."""
 
+import pytest
+
 import harness
 from harness.tasks import LEAP_YEAR, TASKS
 from solutions.best_of import best_of
 
 
+@pytest.mark.slow
 def test_it_beats_one_attempt_when_one_sample_is_right():
     out = best_of(harness.SPEC, 4)
     assert out["chosen"] == 1 and out["code"] == LEAP_YEAR.reference.strip()
@@ -14,6 +17,7 @@ def test_it_beats_one_attempt_when_one_sample_is_right():
     assert held_out["failed"] == []
 
 
+@pytest.mark.slow
 def test_it_is_fooled_when_every_candidate_shares_a_bug_the_tests_miss():
     task = TASKS["parse_duration"]
     shared = task.buggy["accepts_repeated_units"]  # the model's tests never give a unit twice

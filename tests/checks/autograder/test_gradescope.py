@@ -70,6 +70,7 @@ def test_the_zip_has_the_scripts_at_its_root_and_the_lab_as_a_grading_only_wheel
     assert gradescope.build() == gradescope.build()  # the same lab makes the same zip
 
 
+@pytest.mark.slow
 def test_grading_imports_nothing_the_grading_only_install_leaves_out():
     code = (f"import sys\nfor name in {NOT_FOR_GRADING!r}:\n    sys.modules[name] = None  # importing it fails\n"
             "from lab.commands import main\n"

@@ -53,6 +53,7 @@ def page(graded, tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_pass_rates_and_the_score_distribution(graded):
     rows = dict(class_stats.step_statuses(graded))
     assert rows["step 1 extract_code"] == [4, 5, 0, 1]  # passed, failed, blocked, not started
@@ -61,12 +62,14 @@ def test_pass_rates_and_the_score_distribution(graded):
     assert list(bins) == ["0", "1", "2", "3", "4", "5"] and bins["5"] == 2 and sum(bins.values()) == len(CLASS)
 
 
+@pytest.mark.slow
 def test_timeouts_crashes_and_forgeries_are_named(graded):
     found = {(i.submission, i.kind) for i in class_stats.incidents(graded)}
     assert found == {("flo", "tried to forge"), ("gus", "tried to forge"), ("hal", "timed out"),
                      ("ivy", "crashed")}
 
 
+@pytest.mark.slow
 def test_the_commonest_failing_checks_come_first_with_their_messages(graded):
     top = class_stats.failing_checks(graded)
     assert top[0].students >= top[-1].students
@@ -77,6 +80,7 @@ def test_the_commonest_failing_checks_come_first_with_their_messages(graded):
     assert all(row.messages and row.messages[0][1] >= 1 for row in top)
 
 
+@pytest.mark.slow
 def test_pairs_alike_are_listed_with_a_figure_and_their_scores_untouched(graded, page):
     pairs = class_stats.alike(graded)
     print("alike:", pairs)
@@ -89,6 +93,7 @@ def test_pairs_alike_are_listed_with_a_figure_and_their_scores_untouched(graded,
     assert "<td>ada</td><td>bo</td><td class=\"num\">100%</td>" in section
 
 
+@pytest.mark.slow
 def test_the_page_is_self_contained_and_escapes_what_students_wrote(page):
     html = page.read_text(encoding="utf-8")
     assert "<script" not in html.replace("&lt;script&gt;", "")  # the student's name is shown, not run

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.paths import REFERENCE_AGENT, ROOT
 
 # A grader that starts an agent's child, says where its folder is, and waits to be killed.
@@ -25,6 +27,7 @@ def start_grader() -> tuple[subprocess.Popen, str]:
     return grader, json.loads(grader.stdout.readline())
 
 
+@pytest.mark.slow
 def test_a_killed_graders_folder_is_reclaimed_by_the_next_and_a_living_ones_is_not():
     killed, left = start_grader()
     killed.kill()

@@ -16,6 +16,7 @@ def extract_code(reply):
 """
 
 
+@pytest.mark.slow
 def test_stop_all_ends_a_call_waiting_in_another_thread_and_refuses_new_children(tmp_path):
     outcome = {}
 

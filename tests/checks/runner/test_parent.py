@@ -86,6 +86,7 @@ def slow_runs(seconds):
     return runs, served
 
 
+@pytest.mark.slow
 def test_runs_past_the_allowance_count_as_the_calls_own_time(tmp_path, monkeypatch):
     """30 runs of a hanging solution once made one call take its limit plus 60 s; now it ends near its limit."""
     import time
@@ -105,6 +106,7 @@ def test_runs_past_the_allowance_count_as_the_calls_own_time(tmp_path, monkeypat
     assert str(raised.value).endswith(" s of the runs it asked for")
 
 
+@pytest.mark.slow
 def test_the_few_runs_of_an_honest_call_are_not_counted(tmp_path):
     path = tmp_path / "agent.py"
     path.write_text(RUNS_AGAIN_AND_AGAIN.replace("range(30)", "range(4)"), encoding="utf-8")

@@ -51,6 +51,7 @@ PROBE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @WALLED
 def test_the_grading_child_runs_as_a_user_of_its_own_without_network_or_write_access(tmp_path, project_root):
     listener = socket.socket()
@@ -78,6 +79,7 @@ def test_the_grading_child_runs_as_a_user_of_its_own_without_network_or_write_ac
     assert not os.path.exists(os.path.join(project_root, "WALL_PROBE"))
 
 
+@pytest.mark.slow
 @WALLED
 def test_two_children_never_share_a_user(tmp_path):
     agent = write_agent(tmp_path, "import os\n\ndef extract_code(reply):\n    return os.getuid()\n")
@@ -182,6 +184,7 @@ print(json.dumps({"level": child.isolation["level"], **facts}))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", [0o755, 0o700], ids=["agent readable by all", "agent in a private folder"])
 def test_under_dockers_default_walls_the_child_is_a_user_of_its_own(project_root, mode):
     """Root without CAP_SYS_ADMIN (Docker's default, Gradescope): no namespaces, so the child gets the `user` level,

@@ -4,6 +4,8 @@ agents written independently are not."""
 import re
 import shutil
 
+import pytest
+
 from checks.submissions import Submission
 from checks.submissions.similarity import SIMILAR, similar_pairs, with_similar
 from lab.stubs import render
@@ -45,6 +47,7 @@ def planted_class(folder):
     return sorted(rows, key=lambda one: one.name), stubs
 
 
+@pytest.mark.slow
 def test_planted_copies_are_flagged_in_pairs_and_nothing_else(tmp_path):
     rows, stubs = planted_class(tmp_path)
     pairs = similar_pairs(rows, template=stubs)

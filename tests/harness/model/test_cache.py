@@ -98,6 +98,7 @@ def _hammer(args):
     return problems + [str(w.message) for w in caught]
 
 
+@pytest.mark.slow
 def test_several_processes_writing_the_same_keys_leave_only_whole_entries(tmp_path):
     # Not fork: a test process with threads of its own (pytest-xdist's, a sandbox's) once hung its forks for 300 s.
     method = "forkserver" if sys.platform == "linux" else "spawn"

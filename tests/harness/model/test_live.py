@@ -102,6 +102,7 @@ def dead_url():
     return f"http://127.0.0.1:{port}/v1"
 
 
+@pytest.mark.slow
 def test_ask_live_sends_the_prompt_to_the_server_and_caches_the_reply(server, env):
     assert ask("Write is_leap_year.") == REPLY
     [(path, headers, body)] = server.requests
@@ -119,6 +120,7 @@ def test_ask_live_sends_the_prompt_to_the_server_and_caches_the_reply(server, en
     assert len(server.requests) == 1
 
 
+@pytest.mark.slow
 def test_another_sample_is_asked_and_cached_separately(server, env):
     ask("Write is_leap_year.")
     ask("Write is_leap_year.", sample=1)
@@ -127,6 +129,7 @@ def test_another_sample_is_asked_and_cached_separately(server, env):
     assert len(list(env.rglob("*.json"))) == 2
 
 
+@pytest.mark.slow
 def test_replay_after_the_server_is_gone_gives_the_same_reply(server, monkeypatch):
     first = ask("Write is_leap_year.")
     server.stop()
@@ -167,6 +170,7 @@ def test_a_missing_key_is_one_line_that_says_what_to_set(server, monkeypatch):
     assert server.requests == []
 
 
+@pytest.mark.slow
 def test_a_server_that_is_down_is_a_model_error_within_seconds(monkeypatch):
     url = dead_url()
     monkeypatch.setenv("SPEC2CODE_MODEL", "live")
@@ -210,6 +214,7 @@ def hang(server):
     return release
 
 
+@pytest.mark.slow
 @pytest.mark.alone  # the wait it measures is in the message: at least the 0.5 s allowed, more on a loaded machine
 def test_a_server_that_never_answers_is_reported_with_the_real_wait(server):
     release = hang(server)
@@ -220,6 +225,7 @@ def test_a_server_that_never_answers_is_reported_with_the_real_wait(server):
         release.set()
 
 
+@pytest.mark.slow
 @pytest.mark.alone  # a margin of one second over the wait
 def test_the_whole_wait_is_the_setting_retries_included(server, monkeypatch):
     monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "1.5")
@@ -234,6 +240,7 @@ def test_the_whole_wait_is_the_setting_retries_included(server, monkeypatch):
     assert len(server.requests) <= 1
 
 
+@pytest.mark.slow
 @pytest.mark.alone  # the wait it measures is in the message
 def test_a_connect_timeout_says_the_server_could_not_be_reached(monkeypatch):
     listener = socket.socket()

@@ -179,6 +179,7 @@ def test_the_model_tests_pass_on_the_reference():
     assert result["error"] is None and result["failed"] == [] and result["passed"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BUGGY_SOLUTIONS)
 def test_the_model_tests_catch_each_planted_leap_year_bug(name):
     result = harness.run(BUGGY_SOLUTIONS[name], code_for(TESTS))
@@ -207,6 +208,7 @@ def test_the_model_tests_call_the_function_without_importing_it():
 # --- every task --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS.values(), ids=TASKS.keys())
 def test_it_knows_every_task_and_repairs_one_named_failure_per_round_until_its_tests_pass(task):
     tests = code_for(TESTS, task=task)
@@ -222,6 +224,7 @@ def test_it_knows_every_task_and_repairs_one_named_failure_per_round_until_its_t
     assert held_out["error"] is None and held_out["failed"] == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS.values(), ids=TASKS.keys())
 def test_the_gaming_persona_special_cases_its_tests_inputs_for_every_task(task):
     failed = harness.run(task.script.first_attempt, task.script.tests)["failed"]
@@ -342,6 +345,7 @@ HUGE = 4_000_000  # characters
     ],
     ids=["expected", "newlines", "leap", "spaces", "punctuation", "words", "long middle", "errors"],
 )
+@pytest.mark.slow
 @pytest.mark.alone  # times half a second of work
 def test_a_prompt_of_megabytes_is_answered_well_under_a_second(prompt):
     start = time.perf_counter()
@@ -349,6 +353,7 @@ def test_a_prompt_of_megabytes_is_answered_well_under_a_second(prompt):
     assert time.perf_counter() - start < 0.5
 
 
+@pytest.mark.slow
 def test_only_the_start_and_the_end_of_a_long_prompt_are_read():
     prompt = SPEC + "a" * (2 * MAX_READ) + "\nThese tests failed: test_centuries_are_not_leap_years"
     assert read(prompt).failing == ("test_centuries_are_not_leap_years",)

@@ -126,6 +126,7 @@ def test_every_task_has_a_case_and_no_case_uses_the_model_s_test_names():
         assert theirs and not set(own) & set(theirs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CASES)
 def test_real_pytest_output_of_tests_it_did_not_write_leads_to_the_right_repair(runs, name):
     case, run = CASES[name], runs[name]
@@ -142,6 +143,7 @@ def test_real_pytest_output_of_tests_it_did_not_write_leads_to_the_right_repair(
 
 
 @pytest.mark.parametrize("name", ["leap_year, by name and input", "median, by input", "merge_intervals, by name and input"])
+@pytest.mark.slow
 def test_the_gaming_persona_still_games_on_that_feedback(runs, name):
     case, run = CASES[name], runs[name]
     task = TASKS[case.task]
@@ -187,6 +189,7 @@ def test_a_prompt_full_of_test_names_and_calls_is_answered_at_once():
         reply(prompt)  # the limits keep it short: MAX_NAMES, MAX_CALLS, MAX_READ
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS.values(), ids=TASKS.keys())
 def test_the_reference_agent_with_real_runs_repairs_one_rule_a_round_on_every_task(task):
     """The feedback of real runs (names and pytest's output together) leads through every repair, in order."""
@@ -197,6 +200,7 @@ def test_the_reference_agent_with_real_runs_repairs_one_rule_a_round_on_every_ta
                                                    *(fix.code.strip() for fix in task.script.fixes)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS.values(), ids=TASKS.keys())
 def test_the_held_out_tests_it_never_saw_lead_through_its_repairs_on_every_task(task):
     """Their names are not its own (mostly), and their output quotes inputs it never used: a real model fixes

@@ -128,11 +128,13 @@ def test_a_run_with_no_tests_is_an_error():
     assert result["total"] == 0 and not green(result)
 
 
+@pytest.mark.slow
 def test_broken_tests_are_a_test_error():
     result = harness.run(ADD, "def test_it(:\n    pass\n")
     assert result["error"].startswith("test error")
 
 
+@pytest.mark.slow
 @pytest.mark.alone  # a margin of two seconds over the timeout
 def test_a_solution_that_loops_forever_times_out():
     started = time.monotonic()
@@ -154,6 +156,7 @@ def test_a_segfault_is_a_crash():
     assert result["error"].startswith("crash") and "SIGSEGV" in result["error"]
 
 
+@pytest.mark.slow
 def test_output_floods_are_cut_and_the_result_stays_small():
     solution = "import sys\ndef add(a, b):\n    for _ in range(10**5):\n        print('x' * 100)\n        print('y' * 100, file=sys.stderr)\n    return a + b\n"
     result = harness.run(solution, "def test_it():\n    assert add(1, 2) == 4\n")
@@ -192,6 +195,7 @@ def _alive_with(marker):
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["auto", "process"])
 def test_every_isolation_level_runs_tests_and_leaves_no_process_behind(monkeypatch, level):
     monkeypatch.setenv("SPEC2CODE_ISOLATION", level)
@@ -210,6 +214,7 @@ def test_every_isolation_level_runs_tests_and_leaves_no_process_behind(monkeypat
     assert _alive_with(marker) == []
 
 
+@pytest.mark.slow
 def test_tests_that_loop_or_hog_memory_are_stopped_too():
     looping = harness.run(ADD, "def test_it():\n    while True:\n        pass\n", timeout=3)
     assert looping["error"].startswith("timeout") and looping["passed"] == 0
@@ -217,6 +222,7 @@ def test_tests_that_loop_or_hog_memory_are_stopped_too():
     assert hog["failed"] == ["test_it"] and "MemoryError" in hog["output"]
 
 
+@pytest.mark.slow
 def test_runs_from_thread_pools_keep_working_after_the_pool_is_gone():
     from concurrent.futures import ThreadPoolExecutor
 
@@ -236,6 +242,7 @@ def test_a_huge_exception_message_is_cut_and_says_so():
     assert len(result["output"]) < 10_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["auto", "process"])
 def test_the_isolation_summary_says_what_could_not_be_enforced(monkeypatch, level):
     monkeypatch.setenv("SPEC2CODE_ISOLATION", level)

@@ -18,6 +18,7 @@ HOLDOUT_NAMES = [line.split("(")[0][4:] for line in HOLDOUT_TESTS.splitlines() i
 ADD = "def add(a, b):\n    return a + b\n"
 
 
+@pytest.mark.slow
 @pytest.mark.alone  # a margin of two seconds over the timeout
 def test_a_solution_that_hangs_while_loading_fails_every_test():
     started = time.monotonic()
@@ -27,6 +28,7 @@ def test_a_solution_that_hangs_while_loading_fails_every_test():
     assert result["failed"] == HOLDOUT_NAMES and result["passed"] == 0 and result["total"] == 9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("message", ["[1, 2]", "[" * 50_000 + "]" * 50_000, '{"loaded": true, "names": 5}'])
 def test_a_malformed_loaded_message_fails_every_test(message):
     solution = (
@@ -73,6 +75,7 @@ def test_control_characters_in_an_error_are_escaped():
     ("Odd(1, 2)", "ValueError"),
     ("Sub(b'\\xff', 0)", "UnicodeDecodeError"),
 ])
+@pytest.mark.slow
 def test_the_exceptions_a_correct_solution_raises_are_made_again(raised, caught):
     solution = (
         "class Odd(ValueError):\n    def __init__(self, a, b):\n        super().__init__(f'{a}-{b}')\n"
@@ -105,6 +108,7 @@ def test_tests_that_report_a_flood_of_names_give_a_bounded_result_quickly():
     assert result["error"] is not None or result["failed"] == []
 
 
+@pytest.mark.slow
 def test_a_crashed_server_never_makes_another_threads_run_raise():
     harness.run(ADD, "def test_it():\n    assert add(1, 2) == 3\n")
     outcomes = []

@@ -67,6 +67,7 @@ except LoadFailed as e:
 """
 
 
+@pytest.mark.slow
 def test_a_normal_user_gets_namespaces_through_a_user_namespace(python):
     facts = probe(identities.as_normal_user([python, identities.script(PROBE)]))
     assert facts["euid"] != 0
@@ -77,6 +78,7 @@ def test_a_normal_user_gets_namespaces_through_a_user_namespace(python):
     assert facts["daemons_left"] == []
 
 
+@pytest.mark.slow
 def test_root_with_dockers_default_walls_gets_a_user_of_its_own_per_run(python):
     facts = probe(identities.as_docker_default([python, identities.script(PROBE)]))
     assert facts["isolation"] == "user", facts["summary"]
@@ -88,6 +90,7 @@ def test_root_with_dockers_default_walls_gets_a_user_of_its_own_per_run(python):
     assert set(facts["lacks"]) == {"read_files", "shared_folders", "processes"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("whose", ["readable by all", "this machine's"])
 def test_dockers_capabilities_alone_still_get_namespaces_through_a_user_namespace(python, whose):
     command = [python, identities.script(PROBE)] if whose == "readable by all" else [sys.executable, str(ROOT / PROBE)]
@@ -106,6 +109,7 @@ def this_python():
     return sys.executable
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tmpdir", ["shared", "private"])
 def test_root_with_dockers_default_walls_and_a_python_other_users_cannot_read_never_runs_code_as_root(
         this_python, tmpdir):
@@ -127,6 +131,7 @@ def test_root_with_dockers_default_walls_and_a_python_other_users_cannot_read_ne
         assert "Python runs from a copy that every user can read" in facts["summary"]
 
 
+@pytest.mark.slow
 def test_root_that_cannot_switch_users_refuses_to_run_code_and_says_what_is_missing(this_python):
     facts = probe_with(identities.as_docker_default([this_python, str(ROOT / PROBE)], without=("setuid", "setgid")))
     reference = facts["reference"]
@@ -139,6 +144,7 @@ def test_root_that_cannot_switch_users_refuses_to_run_code_and_says_what_is_miss
     assert facts["summary"].startswith("process only: the sandbox will not run untrusted code as root")
 
 
+@pytest.mark.slow
 def test_root_that_asks_for_the_process_level_gets_it_as_root(this_python):
     command = identities.as_docker_default([this_python, str(ROOT / PROBE)], without=("setuid", "setgid"))
     facts = probe_with(command, {"SPEC2CODE_ISOLATION": "process"})
@@ -146,6 +152,7 @@ def test_root_that_asks_for_the_process_level_gets_it_as_root(this_python):
     assert [run["uid"] for run in facts["runs"]] == ["0", "0"]  # asked for, and said in every result
 
 
+@pytest.mark.slow
 def test_the_graders_child_runs_from_a_readable_copy_of_this_python_as_a_user_of_its_own(this_python):
     """The grader's agent child climbs the same ladder in the grader's own process (this machine's Python). Where only
     a Python others cannot read kept its runs from a user of their own, it starts from the copy the sandbox uses
@@ -164,6 +171,7 @@ def test_the_graders_child_refuses_where_root_cannot_switch_users_and_fails_clos
     assert "the sandbox will not run untrusted code as root: it cannot switch users" in facts["message"]
 
 
+@pytest.mark.slow
 def test_a_normal_user_without_namespaces_gets_the_process_level_as_that_user(python):
     """Refusing is for root alone: a normal user's runs at `process` run as that user, not root."""
     facts = probe(identities.refusing_namespaces(identities.as_normal_user([python, identities.script(PROBE)])))
@@ -172,6 +180,7 @@ def test_a_normal_user_without_namespaces_gets_the_process_level_as_that_user(py
     assert [int(run["uid"]) for run in facts["runs"]] == [identities.normal_user()] * 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("asked, most", [("user", ("user", "process")), ("process", ("process",))])
 def test_a_forced_level_is_the_most_a_run_gets_and_says_why(monkeypatch, asked, most):
     monkeypatch.setenv("SPEC2CODE_ISOLATION", asked)

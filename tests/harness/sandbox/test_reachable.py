@@ -52,6 +52,7 @@ def copy():
     return reachable.readable_copy()
 
 
+@pytest.mark.slow
 def test_the_copy_is_roots_every_user_runs_it_and_it_holds_pytest(copy):
     python, env = copy
     folder = os.path.dirname(os.path.dirname(python))
@@ -82,6 +83,7 @@ def test_a_folder_of_the_copys_name_made_by_another_user_is_never_used(monkeypat
         reachable.readable_copy(parents=(folder,))
 
 
+@pytest.mark.slow
 def test_a_copy_of_debians_python_holds_pytest_where_it_looks(folder):
     """Debian's Python reads dist-packages, not site-packages: a copy of it once found no pytest, so the sandbox never
     started and every run of a class graded with it crashed. pytest now sits beside the standard library."""
@@ -103,6 +105,7 @@ def test_a_copy_of_debians_python_holds_pytest_where_it_looks(folder):
     assert done.stdout.startswith(os.path.dirname(os.path.dirname(python))), done.stdout
 
 
+@pytest.mark.slow
 def test_a_copy_no_lab_has_used_for_a_week_is_removed_when_a_new_one_is_made(monkeypatch, folder):
     """Each update of the lab's packages makes a copy of its own (80 MB): those left unused go, so the disk is bounded."""
     if os.geteuid() != 0:

@@ -44,6 +44,7 @@ def gone(pid: int, folder: str, patience: float = 60.0) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_a_server_killed_with_its_caller_leaves_its_folder_to_the_next_server_which_removes_it():
     # SIGKILL for both at once (the OOM killer, a container's cgroup killed): neither can clean up.
     proc = subprocess.Popen([sys.executable, "-c", CALLER], stdout=subprocess.PIPE, text=True)
@@ -61,6 +62,7 @@ def test_a_server_killed_with_its_caller_leaves_its_folder_to_the_next_server_wh
     assert not os.path.exists(facts["folder"]), "the next server left a dead server's folder"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "killed"])
 def test_the_server_removes_its_folder_when_its_caller_is_interrupted_or_dies(how):
     # Ctrl-C at a terminal sends SIGINT to the whole foreground process group: the caller's.
@@ -101,6 +103,7 @@ def test_a_deep_folder_tree_made_by_hostile_tests_is_removed(monkeypatch):
     assert spare.isdisjoint(os.listdir(folder))
 
 
+@pytest.mark.slow
 def test_a_server_that_dies_is_replaced_and_the_run_says_so():
     harness.run(ADD, TEST_ADD)
     old = caller._SERVER.proc.pid

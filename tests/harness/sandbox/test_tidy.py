@@ -12,6 +12,7 @@ from harness.sandbox import tidy
 from tests.paths import ROOT
 
 
+@pytest.mark.slow
 def test_a_tree_deeper_than_recursion_allows_is_removed(tmp_path):
     fd = os.open(tmp_path, os.O_RDONLY)
     for _ in range(5000):

@@ -57,6 +57,7 @@ with open({marks!r}, "a") as f:
 """
 
 
+@pytest.mark.slow
 def test_a_walled_child_whose_keeper_died_before_its_walls_were_up_ends_instead_of_running_unwatched(tmp_path):
     marks = tmp_path / "marks"
     code = KEEPER_DIES_EARLY.format(sandbox=str(ROOT / "harness" / "sandbox"), marks=str(marks), folder=str(tmp_path))

@@ -20,6 +20,7 @@ def check(capsys, *argv):
     return code, capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_check_on_the_reference_says_every_step_passed(capsys):
     code, out = check(capsys, "--agent", str(REFERENCE))
     assert code == 0
@@ -41,6 +42,7 @@ def test_a_failed_check_shows_its_message_and_hint_below_it(capsys):
     assert lines[-1] == "0/1 step passed"
 
 
+@pytest.mark.slow
 def test_steps_not_started_or_blocked_are_neutral(capsys, tmp_path):
     stubs = tmp_path / "agent.py"
     stubs.write_text(render())
@@ -52,6 +54,7 @@ def test_steps_not_started_or_blocked_are_neutral(capsys, tmp_path):
     assert "blocked until step 1 (extract_code) passes" in out and "  :| " in out
 
 
+@pytest.mark.slow
 def test_exit_status_is_zero_only_when_every_step_asked_for_passes(capsys):
     broken = str(AGENTS / "wrong" / "vague_feedback.py")  # breaks step 4 only
     assert check(capsys, "1", "2", "3", "5", "--agent", broken)[0] == 0
@@ -59,6 +62,7 @@ def test_exit_status_is_zero_only_when_every_step_asked_for_passes(capsys):
     assert check(capsys, "--agent", broken)[0] == 1
 
 
+@pytest.mark.slow
 def test_json_format_is_the_engines_report(capsys):
     code, out = check(capsys, "solve", "--agent", str(REFERENCE), "--format", "json")
     report = json.loads(out)
@@ -82,6 +86,7 @@ def test_a_load_error_is_printed_once(capsys, tmp_path):
     assert out.count("not checked, agent.py does not load") == 5
 
 
+@pytest.mark.slow
 def test_what_an_agent_prints_never_reaches_the_report():
     done = subprocess.run(
         [sys.executable, "-m", "lab.commands", "check", "--agent", str(AGENTS / "forging" / "prints_smileys.py")],
@@ -116,6 +121,7 @@ def test_a_task_can_be_chosen_for_the_checks_that_run_the_labs_model(capsys):
         command.main(["--task", "nope"])
 
 
+@pytest.mark.slow
 def test_check_refuses_where_the_walls_are_weaker_than_required(capsys, monkeypatch):
     monkeypatch.setenv("SPEC2CODE_ISOLATION", "process")
     from lab import commands

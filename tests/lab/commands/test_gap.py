@@ -24,6 +24,7 @@ def rows_of(out):
     return rows
 
 
+@pytest.mark.slow
 def test_the_honest_model_has_no_gap_and_the_chart_is_written(capsys, tmp_path):
     code, out, err = run_gap(capsys, tmp_path, "--tasks", "leap_year,parse_duration", "--model", "offline")
     assert (code, err) == (0, "")

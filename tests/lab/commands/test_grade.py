@@ -134,6 +134,7 @@ def by_name(reports):
 # --- scores --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_grading_completes_with_exit_0_and_a_summary_on_stderr(graded_class):
     code, reports, err, _ = graded_class
     assert code == 0
@@ -143,12 +144,14 @@ def test_grading_completes_with_exit_0_and_a_summary_on_stderr(graded_class):
     assert "not graded (missing, did not load): empty, latin1, syntax_error" in err
 
 
+@pytest.mark.slow
 def test_every_submission_gets_its_exact_score_in_name_order(reports):
     assert [one["submission"] for one in reports] == sorted(EXPECTED)
     assert {one["submission"]: one["score"] for one in reports} == EXPECTED
     assert all(one["max_score"] == N_STEPS for one in reports)
 
 
+@pytest.mark.slow
 def test_per_step_scores_follow_the_engine_statuses(reports):
     graded = by_name(reports)
     unstripped = graded["unstripped_bare_reply"]["steps"]
@@ -158,6 +161,7 @@ def test_per_step_scores_follow_the_engine_statuses(reports):
     assert {r["status"] for r in graded["stubs"]["steps"]} == {"not started"}
 
 
+@pytest.mark.slow
 def test_each_failure_gets_a_short_note_that_says_why(reports):
     notes = {one["submission"]: one["note"] for one in reports}
     assert notes["reference"] == ""
@@ -171,6 +175,7 @@ def test_each_failure_gets_a_short_note_that_says_why(reports):
     assert all(len(note) <= NOTE_LENGTH and "\n" not in note for note in notes.values())
 
 
+@pytest.mark.slow
 def test_a_forging_agent_gains_nothing_and_cannot_touch_the_output(graded_class):
     _, reports, _, out = graded_class
     forger = by_name(reports)["forger"]
@@ -179,6 +184,7 @@ def test_a_forging_agent_gains_nothing_and_cannot_touch_the_output(graded_class)
     assert "FORGED" not in out.read_text(encoding="utf-8")  # it wrote there at import; the grade replaced it
 
 
+@pytest.mark.slow
 def test_partial_credit_and_points_per_step(reports):
     unstripped = json.loads(json.dumps(by_name(reports)["unstripped_bare_reply"]))
     step1 = unstripped["steps"][0]["checks"]
@@ -194,6 +200,7 @@ def test_partial_credit_and_points_per_step(reports):
 # --- formats -------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_csv_has_one_row_per_submission_with_scores_a_spreadsheet_reads(reports):
     rows = list(csv.DictReader(io.StringIO(grade_formats.to_csv(reports))))
     assert list(rows[0]) == ["submission", "name", "id", "late", "submitted", "step1", "step2", "step3", "step4",
@@ -204,12 +211,14 @@ def test_csv_has_one_row_per_submission_with_scores_a_spreadsheet_reads(reports)
     assert [reference[f"step{n}"] for n in range(1, 6)] == ["1"] * 5 and reference["max"] == "5"
 
 
+@pytest.mark.slow
 def test_csv_never_starts_a_cell_with_a_formula(reports):
     one = dict(reports[0], submission="=HYPERLINK(\"http://x\")")
     row = next(csv.reader(io.StringIO(grade_formats.to_csv([one]).splitlines()[1])))
     assert row[0].startswith("'=")
 
 
+@pytest.mark.slow
 def test_junit_parses_and_counts_every_check(reports):
     root = ET.fromstring(grade_formats.to_junit(reports).encode("utf-8"))
     suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
@@ -226,18 +235,21 @@ def test_junit_parses_and_counts_every_check(reports):
     assert int(root.get("tests")) == sum(int(s.get("tests")) for s in suites.values())
 
 
+@pytest.mark.slow
 def test_the_class_in_junit_is_valid_against_junit_10_xsd(reports):
     xmlschema = pytest.importorskip("xmlschema", reason="install the dev extra: pip install -e '.[dev]'")
     schema = xmlschema.XMLSchema(str(junit_schema()))
     schema.validate(grade_formats.to_junit(reports))
 
 
+@pytest.mark.slow
 def test_junit_survives_messages_xml_cannot_hold(reports):
     text = grade_formats.to_junit([by_name(reports)["messy"]])
     failure = ET.fromstring(text.encode("utf-8")).find(".//failure")
     assert "<tag attr=\"&\">" in failure.get("message") and "\x00" not in failure.text
 
 
+@pytest.mark.slow
 def test_json_is_the_engine_report_plus_scores(reports):
     reference = by_name(reports)["reference"]
     added = {"submission", "score", "max_score", "note", "seconds"}
@@ -255,6 +267,7 @@ def check_gradescope(results: dict, score: float) -> None:
     assert sum(test["score"] for test in results["tests"]) == score
 
 
+@pytest.mark.slow
 def test_gradescope_results_for_each_kind_of_submission(reports):
     for one in reports:
         check_gradescope(json.loads(to_gradescope([one])), EXPECTED[one["submission"]])
@@ -292,6 +305,7 @@ def test_gradescope_with_nothing_uploaded_still_writes_a_zero(tmp_path, capsys):
 # --- the command line ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_order_is_by_name_whatever_the_arguments_and_jobs(tmp_path, capsys):
     for name in ("zed", "Amy", "bob"):
         (tmp_path / name).mkdir()
@@ -344,6 +358,7 @@ def test_names_that_clash_keep_their_paths(tmp_path, capsys):
     assert len(names) == 2 and all(name.endswith("alice/agent.py") for name in names)
 
 
+@pytest.mark.slow
 def test_grade_takes_a_task_and_refuses_where_the_walls_are_weaker_than_required(tmp_path, capsys, monkeypatch):
     from harness.errors import LabError
 
@@ -421,6 +436,7 @@ def lms_class(tmp_path_factory):
     return json.loads(out.read_text(encoding="utf-8")), err.getvalue()
 
 
+@pytest.mark.slow
 def test_each_lms_export_gives_one_row_per_student_with_its_id_and_late_flag(lms_class):
     reports, err = lms_class
     rows = {one["submission"]: (one["student_id"], one["late"], one["submitted"]) for one in reports}
@@ -435,6 +451,7 @@ def test_each_lms_export_gives_one_row_per_student_with_its_id_and_late_flag(lms
     assert {row["submission"]: row["late"] for row in table}["roejohn"] == "yes"
 
 
+@pytest.mark.slow
 def test_copies_are_flagged_beside_the_score_never_in_it(lms_class):
     reports, err = lms_class
     graded = by_name(reports)
@@ -447,6 +464,7 @@ def test_copies_are_flagged_beside_the_score_never_in_it(lms_class):
     assert table["doejane"]["similar"] == "roejohn (100%)" and table["smithbob"]["similar"] == ""
 
 
+@pytest.mark.slow
 def test_grade_writes_each_lms_import_file_from_the_ids_its_export_gave(tmp_path, lms_class, capsys):
     """The import files themselves are checked against each LMS's column rules in tests/checks/report/test_lms.py;
     here, that the command writes them, with the ids read from the exports."""
@@ -467,6 +485,7 @@ def test_grade_writes_each_lms_import_file_from_the_ids_its_export_gave(tmp_path
     print("\n".join(f"{lms}: {text[0]}" for lms, text in lines.items()))
 
 
+@pytest.mark.slow
 def test_without_copydetect_grading_goes_on_and_says_what_to_install(tmp_path, capsys, monkeypatch):
     def missing(*args, **kwargs):
         raise ImportError("No module named 'copydetect'", name="copydetect")

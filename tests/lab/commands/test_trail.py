@@ -16,6 +16,7 @@ def no_settings(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.mark.slow
 def test_any_agent_leaves_a_trail_without_its_own_cooperation(monkeypatch, tmp_path):
     path = tmp_path / "trail.jsonl"
     monkeypatch.setenv("SPEC2CODE_TRAIL", str(path))
@@ -39,6 +40,7 @@ def test_the_command_prints_where_the_trail_is_and_its_timeline(capsys, tmp_path
     assert "1 solve(s), 1 ask(s), 0 run(s)" in out
 
 
+@pytest.mark.slow
 def test_the_trail_of_spec2code_try_reads_back(capsys, tmp_path):
     from lab.commands import try_agent
 

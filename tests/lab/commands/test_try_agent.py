@@ -43,6 +43,7 @@ def run_try(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.slow
 def test_the_reference_agent_with_the_offline_model_solves_and_generalises(capsys):
     code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "offline")
     assert (code, err) == (0, "")
@@ -54,6 +55,7 @@ def test_the_reference_agent_with_the_offline_model_solves_and_generalises(capsy
     assert out.rstrip().endswith("Held-out tests: 9/9 passed. The solution generalises.")
 
 
+@pytest.mark.slow
 def test_the_gaming_model_goes_green_on_its_tests_and_is_caught_by_the_held_out_ones(capsys):
     code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "gaming")
     assert (code, err) == (1, "")
@@ -68,6 +70,7 @@ def test_the_gaming_model_goes_green_on_its_tests_and_is_caught_by_the_held_out_
     ) in out
 
 
+@pytest.mark.slow
 def test_one_attempt_is_not_enough_for_the_honest_model(capsys):
     code, out, _ = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--max-iters", "1")
     assert code == 1
@@ -79,6 +82,7 @@ def test_one_attempt_is_not_enough_for_the_honest_model(capsys):
     ) in out
 
 
+@pytest.mark.slow
 def test_the_model_option_lasts_only_for_the_run(capsys, monkeypatch):
     monkeypatch.setenv("SPEC2CODE_MODEL", "offline")
     run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "gaming")
@@ -168,6 +172,7 @@ def test_a_solve_that_returns_the_wrong_shape_is_named(capsys, tmp_path):
 BIDI = "".join(map(chr, [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
 
 
+@pytest.mark.slow
 def test_bidirectional_controls_in_the_code_are_shown_escaped_so_the_reviewer_reads_what_ran(capsys, tmp_path):
     trojan = 'def is_leap_year(year):\n    if "user\u202e \u2066# admin\u2069 \u2066" != "user":\n        return True\n'
     agent = tmp_path / "agent.py"
@@ -228,6 +233,7 @@ def test_help_lists_the_options_and_settings(capsys):
     assert "--agent PATH" in out and "--model {offline,gaming,live}" in out and "SPEC2CODE_MODEL" in out
 
 
+@pytest.mark.slow
 def test_another_task_is_solved_and_judged_on_its_own_held_out_tests(capsys):
     code, out, err = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--task", "parse_duration")
     assert (code, err) == (0, "")
@@ -242,6 +248,7 @@ def test_an_unknown_task_lists_the_tasks(capsys):
     assert err.startswith("spec2code try: There is no task 'fizzbuzz': use one of leap_year, median,")
 
 
+@pytest.mark.slow
 def test_the_review_flags_special_cases_and_the_trail_is_written(capsys, tmp_path):
     trail = tmp_path / "trail.jsonl"
     code, out, _ = run_try(capsys, "--agent", str(REFERENCE_AGENT), "--model", "gaming", "--trail", str(trail))
@@ -252,6 +259,7 @@ def test_the_review_flags_special_cases_and_the_trail_is_written(capsys, tmp_pat
     assert len(events) == 1 + 3 + 2 + 1  # start, the asks, the runs, the verdict
 
 
+@pytest.mark.slow
 def test_the_held_out_verdict_is_measured_by_the_lab_not_taken_from_the_agent(capsys, tmp_path):
     agent = tmp_path / "agent.py"
     agent.write_text(REFERENCE_AGENT.read_text() + "\n\ndef holdout_check(solution_src):\n    return []\n")

@@ -3,6 +3,8 @@
 
 
 
+import pytest
+
 from lab import jupyter as notebook
 from lab.jupyter import contrast_chart, rounds_chart, rounds_table, try_function
 
@@ -44,6 +46,7 @@ def test_a_try_that_failed_is_shown_in_place_of_the_table(agent):
     assert "not a result of solve()" in repr(rounds_table({"code": "x"}))
 
 
+@pytest.mark.slow
 def test_the_contrast_runs_the_held_out_tests_on_each_result():
     import harness
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from lab.jupyter import install
 from tests.paths import ROOT
 
@@ -74,6 +76,7 @@ def test_notebooks_are_never_saved_behind_the_students_back_and_closing_one_stop
     assert overrides["@jupyterlab/terminal-extension:plugin"]["shutdownOnClose"] is True
 
 
+@pytest.mark.slow
 def test_every_server_setting_is_one_the_server_has():
     """A misspelt class or trait name in the server's config is ignored with only a warning in its log."""
     from jupyter_server.serverapp import ServerApp

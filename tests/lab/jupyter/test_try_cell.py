@@ -2,6 +2,8 @@
 
 import time
 
+import pytest
+
 from lab.jupyter import (
     try_function,
 )
@@ -24,6 +26,7 @@ def test_a_function_that_calls_a_stub_names_the_stub(agent):
     assert (tried.diagnosis.kind, tried.diagnosis.step) == ("calls a stub", 1)
 
 
+@pytest.mark.slow
 def test_a_hang_is_stopped_with_a_message(agent):
     tried = try_function("solve", "spec", agent_path=agent, timeout=1)
     # Where its code was when the lab last looked: the loop's line or its body's.
@@ -59,6 +62,7 @@ def test_a_syntax_error_is_shown_with_its_line(tmp_path):
     assert "has a syntax error on line 4" in tried.problem and "def write_tests(spec:" in tried.problem
 
 
+@pytest.mark.slow
 def test_a_missing_function_and_an_exit_at_import_are_messages(tmp_path):
     path = write_agent(tmp_path, "def extract_code(reply):\n    return reply\n")
     assert "has no function `solve`" in try_function("solve", "x", agent_path=path).problem
@@ -79,6 +83,7 @@ def test_arguments_that_cannot_cross_to_the_child_are_a_message(agent):
     assert "cannot be sent to the child process" in tried.problem
 
 
+@pytest.mark.slow
 def test_a_cpu_loop_in_solve_is_stopped_as_soon_as_the_check_stops_it(tmp_path):
     from checks.steps import BY_NUMBER
     from harness import SPEC
@@ -95,6 +100,7 @@ def test_a_cpu_loop_in_solve_is_stopped_as_soon_as_the_check_stops_it(tmp_path):
             "passes?") in tried.problem
 
 
+@pytest.mark.slow
 def test_a_cpu_loop_in_extract_code_reached_from_solve_gets_extract_codes_hint_not_solves():
     from harness import SPEC
     from tests.helpers import contained_corpus
@@ -109,6 +115,7 @@ def test_a_cpu_loop_in_extract_code_reached_from_solve_gets_extract_codes_hint_n
     assert "max_iters" not in tried.problem
 
 
+@pytest.mark.slow
 def test_solve_with_keys_of_its_own_is_told_the_keys_it_lacks_as_the_check_tells_it():
     import checks
     from harness import SPEC
