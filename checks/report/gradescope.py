@@ -28,6 +28,33 @@ def shown_now(visibility: str = "visible", step_visibility=None) -> list[bool]:
     return [v == "visible" for v in (step_visibility or [visibility] * len(STEPS))]
 
 
+def blocked_reveals(visibility: str = "visible", step_visibility=None) -> str:
+    """Why these visibilities would let a student see a step before a step it needs ('' if they do not): a blocked
+    step says which step it waits for, and scores 0, so it would give away that step's failure before its release.
+
+    A step is safe when each step it needs is visible, or it is shown with it (the same visibility), or never
+    (hidden). Nothing is assumed about whether grades are published before or after the due date."""
+    if not step_visibility:  # every step has the whole result's visibility
+        return ""
+    chosen, fixed, first = list(step_visibility), list(step_visibility), None
+    for step in STEPS:
+        for need in step.needs:
+            if _shown_before(fixed[step.number - 1], fixed[need - 1]):
+                first = first or (step.number, chosen[step.number - 1], need, chosen[need - 1])
+                fixed[step.number - 1] = fixed[need - 1] if all(
+                    not _shown_before(fixed[need - 1], fixed[other - 1]) for other in step.needs) else "hidden"
+    if first is None:
+        return ""
+    step, seen, need, later = first
+    return (f"step {step} would be shown ({seen}) before step {need} ({later}), which it needs: were step {need} to "
+            f"fail, step {step} would be blocked and so tell students. Give a step the visibility of the steps it "
+            f"needs, or hidden: for example --step-visibility {','.join(fixed)}")
+
+
+def _shown_before(visibility: str, needed: str) -> bool:
+    return needed != "visible" and visibility not in (needed, "hidden")
+
+
 def to_gradescope(graded: list[dict], *, visibility: str = "visible", step_visibility=None) -> str:
     """results.json for one submission. visibility: for the whole result; step_visibility: one per step, each
     overriding it (None: the steps follow the whole result's)."""

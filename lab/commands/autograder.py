@@ -16,7 +16,7 @@ from checks.steps import STEPS
 from harness.errors import UsageError
 from harness.files import write_atomically
 
-from .grade import add_points, add_scoring_arguments
+from .grade import add_points, add_scoring_arguments, refuse_revealing_visibility
 from .parsing import Parser
 
 GRADESCOPE_NEXT = """\
@@ -110,4 +110,4 @@ def _parse(argv) -> argparse.Namespace:
     for name in ("time_limit", "timeout"):
         if getattr(args, name, 1) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be 1 or more")
-    return args
+    return refuse_revealing_visibility(args) if args.platform == "gradescope" else args

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from checks.grading import DEFAULT_JOBS, grade_all
 from checks.report import FORMATS, render
-from checks.report.gradescope import VISIBILITIES
+from checks.report.gradescope import VISIBILITIES, blocked_reveals
 from checks.report.lms import ASSIGNMENT, LMS_FORMATS, unmatched
 from checks.report.progress import Progress
 from checks.report.summary import summary
@@ -140,7 +140,7 @@ def _parse(argv) -> argparse.Namespace:
                         help=f"--format gradescope, no SUBMISSION: the folder to grade ({GRADESCOPE_SUBMISSION})")
     parser.add_argument("--results", default=GRADESCOPE_RESULTS, metavar="PATH",
                         help=f"--format gradescope, no SUBMISSION, no --out: where to write ({GRADESCOPE_RESULTS})")
-    return parser.parse_args(argv)
+    return refuse_revealing_visibility(parser.parse_args(argv))
 
 
 def _task(name: str):
@@ -217,6 +217,14 @@ def add_scoring_arguments(parser, gradescope_only: str = "") -> None:
     parser.add_argument("--step-visibility", type=parse_step_visibility, metavar="V[,V...]",
                         help=f"{gradescope_only}when students see each step's test, one for all or one per step "
                         "(default: as --visibility)")
+
+
+def refuse_revealing_visibility(args: argparse.Namespace) -> argparse.Namespace:
+    """The arguments, unless --step-visibility would show a step before a step it needs (a UsageError saying so)."""
+    problem = blocked_reveals(args.visibility, args.step_visibility)
+    if problem:
+        raise UsageError(f"--step-visibility: {problem}")
+    return args
 
 
 def _output_path(args) -> Path | None:

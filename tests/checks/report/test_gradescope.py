@@ -2,9 +2,11 @@
 
 import json
 
+import pytest
+
 from checks.grading import first_failure
 from checks.report import gradescope
-from checks.report.gradescope import to_gradescope
+from checks.report.gradescope import blocked_reveals, to_gradescope
 from tests.checks.report import gradescope_spec
 from tests.checks.report.test_formats import scored
 
@@ -77,3 +79,36 @@ def test_what_every_student_sees_says_nothing_of_a_step_not_shown_yet():
     nothing = results(one, visibility="after_published")["output"]
     assert nothing.splitlines()[:3] == ["Your submission is graded: its results, and your total, are not shown yet.",
                                         "two agent files: graded agent.py", gradescope.AGAIN]
+
+
+@pytest.mark.parametrize("steps, first", [
+    (("hidden", "visible", "visible", "visible", "visible"), "step 2 would be shown (visible) before step 1 (hidden)"),
+    (("visible", "visible", "after_published", "after_due_date", "visible"),
+     "step 4 would be shown (after_due_date) before step 3 (after_published)"),
+])
+def test_a_step_shown_before_a_step_it_needs_is_refused_with_visibilities_that_hide_it(steps, first):
+    problem = blocked_reveals(step_visibility=steps)
+    assert problem.startswith(first + ", which it needs")
+    suggested = tuple(problem.rsplit("--step-visibility ", 1)[1].split(","))
+    assert blocked_reveals(step_visibility=suggested) == ""  # the suggestion itself is safe
+    assert suggested[4] == steps[4]  # step 5 needs nothing: its choice is kept
+
+
+def test_visibilities_that_show_a_step_with_or_after_the_steps_it_needs_are_accepted():
+    for steps in [None, ("visible",) * 4 + ("hidden",), ("visible", "visible", "visible", "after_due_date", "hidden"),
+                  ("after_published",) * 4 + ("visible",), ("visible", "hidden", "visible", "hidden", "hidden")]:
+        assert blocked_reveals("after_due_date", steps) == "", steps
+
+
+def test_a_visible_step_blocked_by_a_hidden_one_never_reaches_a_student(tmp_path, capsys):
+    from lab.commands import autograder, grade
+
+    steps = "visible,hidden,visible,visible,visible"
+    for run in (lambda: grade.main(["--format", "gradescope", "--step-visibility", steps, "--out",
+                                    str(tmp_path / "results.json"), str(tmp_path / "none.py")]),
+                lambda: autograder.main(["gradescope", "--step-visibility", steps, "--out", str(tmp_path / "a.zip")])):
+        assert run() == 2
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1  # one line, as every usage error
+        assert ": --step-visibility: step 4 would be shown (visible) before step 2 (hidden), which it needs" in error
+    assert not list(tmp_path.iterdir())  # refused before anything is graded or written
