@@ -3,7 +3,6 @@
 import functools
 import re
 
-import harness
 from checks.scripted import ScriptedAsk, run_tests
 from checks.define import (
     CheckFailed, asked_once, check, cut, need, need_extracted, need_type, prompt_sent, pytest_view,

@@ -25,6 +25,21 @@ def write_agent(folder: Path, source: str, name: str = "agent.py") -> Path:
     return path
 
 
+def stubs_with(source: str | None = None, **bodies: str) -> str:
+    """The stubs (or `source`) with each named function's "not started" line replaced by the code given, as a
+    learner who has written that step: stubs_with(extract_code="return reply")."""
+    from checks.steps import BY_FUNCTION
+    from lab.stubs import render, stub_line
+
+    text = render() if source is None else source
+    for function, body in bodies.items():
+        stub = stub_line(BY_FUNCTION[function].number, function).strip()
+        if stub not in text:
+            raise ValueError(f"{function} is no longer a stub here")
+        text = text.replace(stub, body, 1)
+    return text
+
+
 def exit_status(main, argv: list[str]) -> int:
     """The status a shell sees from a command's main(argv): what it returns, or what its parser exits with."""
     try:

@@ -11,7 +11,7 @@ import pytest
 
 import checks
 from lab.stubs import render
-from tests.helpers import contained_corpus, self_contained, write_agent
+from tests.helpers import contained_corpus, self_contained, stubs_with, write_agent
 from tests.paths import REFERENCE_AGENT as REFERENCE
 
 AGENTS = contained_corpus()  # the fixture agents, as the grader's child can run them
@@ -95,10 +95,7 @@ def test_a_step_asked_for_alone_is_graded_with_what_it_needs(tmp_path):
 
 @pytest.mark.slow
 def test_a_started_step_behind_a_stub_is_blocked_not_failed(tmp_path):
-    source = render().replace(
-        'raise NotImplementedError("step 2 (write_tests) is not started yet: replace this line with your code")',
-        "return extract_code(ask(spec))",
-    )
+    source = stubs_with(write_tests="return extract_code(ask(spec))")
     report = checks.grade_agent(write_agent(tmp_path, source))
     assert statuses(report) == {1: "not started", 2: "blocked", 3: "not started", 4: "not started", 5: "not started"}
 
@@ -147,10 +144,7 @@ def test_a_missing_function_fails_only_its_own_step(tmp_path):
 
 
 def test_an_exception_in_a_function_is_shown_with_its_line_not_a_traceback(tmp_path):
-    source = render().replace(
-        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
-        "return reply.splitlines()[5]",
-    )
+    source = stubs_with(extract_code="return reply.splitlines()[5]")
     line = source.splitlines().index("    return reply.splitlines()[5]") + 1
     path = write_agent(tmp_path, "\n" + source, "mine.py")
     report = checks.grade_agent(path, steps=[1])
@@ -166,10 +160,7 @@ def test_an_exception_in_a_function_is_shown_with_its_line_not_a_traceback(tmp_p
 
 
 def test_a_value_that_is_not_plain_data_is_named_by_its_type(tmp_path):
-    source = render().replace(
-        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
-        "return (line for line in reply.splitlines())",
-    )
+    source = stubs_with(extract_code="return (line for line in reply.splitlines())")
     report = checks.grade_agent(write_agent(tmp_path, source), steps=[1])
     cause = report["steps"][0]["checks"][0]
     assert cause["description"] == "extract_code returns <generator>, not a str"
@@ -229,9 +220,8 @@ def test_pytest_in_the_grader_is_out_of_reach_of_an_agent_that_patches_it():
 
 @pytest.mark.slow
 def test_a_loop_that_asks_without_end_is_reported_at_its_own_line(tmp_path):
-    source = render().replace(
-        'raise NotImplementedError("step 4 (solve) is not started yet: replace this line with your code")',
-        "tests = write_tests(spec, ask)\n    while True:\n        code = write_solution(spec, ask)",
+    source = stubs_with(
+        solve="tests = write_tests(spec, ask)\n    while True:\n        code = write_solution(spec, ask)",
     ).replace("import harness", "import harness\nfrom solutions.agent import extract_code, write_solution, write_tests")
     for name in ("extract_code", "write_tests", "write_solution"):
         source = source.replace(f"\ndef {name}(", f"\ndef _unused_{name}(")
@@ -255,12 +245,9 @@ def test_a_blocked_step_is_judged_with_the_reference_in_place_of_the_steps_it_wa
 
 @pytest.mark.slow
 def test_a_stand_in_gives_the_learners_process_what_the_reference_returns_never_its_code(tmp_path):
-    source = render().replace(
-        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
-        "return reply",
-    ).replace(
-        'raise NotImplementedError("step 2 (write_tests) is not started yet: replace this line with your code")',
-        "return extract_code(ask(spec)) + '# from ' + extract_code.__code__.co_filename",
+    source = stubs_with(
+        extract_code="return reply",
+        write_tests="return extract_code(ask(spec)) + '# from ' + extract_code.__code__.co_filename",
     )
     step = checks.grade_agent(write_agent(tmp_path, source), steps=[2])["steps"][0]
     returned = next(c for c in step["checks"] if c["name"] == "returns_the_code_of_the_reply")
@@ -271,15 +258,10 @@ def test_a_stand_in_gives_the_learners_process_what_the_reference_returns_never_
 
 @pytest.mark.slow
 def test_a_stand_in_called_without_an_ask_asks_through_harness_ask(tmp_path):
-    source = render().replace(
-        'raise NotImplementedError("step 1 (extract_code) is not started yet: replace this line with your code")',
-        "return reply",
-    ).replace(
-        'raise NotImplementedError("step 2 (write_tests) is not started yet: replace this line with your code")',
-        "return extract_code(ask(spec))",
-    ).replace(
-        'raise NotImplementedError("step 4 (solve) is not started yet: replace this line with your code")',
-        "tests = write_tests(spec)\n    return {'code': '', 'tests': tests, 'passed': False, 'iters': 0, 'history': []}",
+    source = stubs_with(
+        extract_code="return reply",
+        write_tests="return extract_code(ask(spec))",
+        solve="tests = write_tests(spec)\n    return {'code': '', 'tests': tests, 'passed': False, 'iters': 0, 'history': []}",
     )
     step = checks.grade_agent(write_agent(tmp_path, source), steps=[4])["steps"][0]
     first = next(c for c in step["checks"] if c["name"] == "writes_the_tests_once")

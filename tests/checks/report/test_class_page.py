@@ -167,8 +167,6 @@ def test_under_dockers_default_walls_the_forgers_and_attackers_are_listed(tmp_pa
     assert done.returncode == 0 and "isolation: user" in done.stderr, done.stderr
     graded = json.loads(grades.read_text(encoding="utf-8"))
     found = {(i.submission, i.kind) for i in class_stats.incidents(graded)}
-    daemons = {("rewrites_results", "tried to forge"), ("daemon", "tried to forge")}
-    # Whether a daemon is caught alive when its child stops turns on timing (either one was missed in some runs).
-    assert ("exits_at_import", "tried to forge") in found and found & daemons, found
-    assert found <= daemons | {("exits_at_import", "tried to forge")}, found
+    # Both daemons are out of their child's process group before its import returns, so both are caught alive.
+    assert found == {(name, "tried to forge") for name in ("rewrites_results", "daemon", "exits_at_import")}, found
     assert {one["submission"]: one["score"] for one in graded}["ada"] == 5  # an honest agent is named for nothing
