@@ -3,6 +3,7 @@ layout it opens, step 1 run, a terminal, a file reset on disk, a notebook closed
 
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -297,7 +298,7 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
     [announced] = wait_for_toast("changed on disk")
     assert announced.startswith(
         f"{path} changed on disk (by spec2code reset?), but its tab still shows your unsaved edits."), announced
-    assert "Reload from disk (lose my edits)" in announced and "Keep my edits" in announced
+    assert announced.endswith("Show the file on disk"), announced  # one way out, as `spec2code reset` says
     time.sleep(3 * 2)  # three more rounds of the extension's look at the disk
     assert len(shown("changed on disk")) == 1, shown("changed on disk")
     assert "typed, not saved" in editor.text_content() and "written on disk" not in editor.text_content()
@@ -330,12 +331,15 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
     # (Whether the toast is still on screen here turns on how long the check took: it closes by itself after a while.)
     screenshot(page, "unsaved-check-cell")
 
-    # (c) Saved (the warning's "Keep my edits", then JupyterLab's own "File Changed" dialog: Overwrite).
-    disk_warning.get_by_role("button", name="Keep my edits").click()
-    page.locator(".jp-Dialog").filter(has_text="File Changed").get_by_role("button", name="Overwrite").click()
+    # (c) The way out: the tab shows the file on disk, and the unsaved typing is kept in saved/ beside it first.
+    disk_warning.get_by_role("button", name="Show the file on disk").click()
     page.wait_for_function("tab => !tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
-    assert "# typed, not saved" in agent.read_text()
-    warnings = page.locator(".Toastify__toast").filter(has_text="unsaved")
+    assert "written on disk" in editor.text_content() and "typed, not saved" not in editor.text_content()
+    [kept] = agent.parent.glob("saved/agent-unsaved-*.py")
+    assert "# typed, not saved" in kept.read_text() and "# typed, not saved" not in agent.read_text()
+    [told] = wait_for_toast("Your unsaved edits are kept in")
+    assert told.startswith(f"Your unsaved edits are kept in {kept.relative_to(ROOT).as_posix()}."), told
+    warnings = page.locator(".Toastify__toast").filter(has_text=re.compile("has unsaved changes|changed on disk"))
     deadline = time.monotonic() + RELOAD_SECONDS
     while warnings.count() and time.monotonic() < deadline:
         time.sleep(0.25)

@@ -57,8 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"Restored the stub of step {chosen.number} ({chosen.function}) in {shown(path)}; the other steps "
               f"are as you left them. Run: spec2code check {chosen.number}")
-    print("If the file is open in JupyterLab, its editor shows the new file within seconds, unless you had unsaved "
-          "edits there: then close it without saving and open it again.")
+    print(f"If the file is open in JupyterLab, its tab shows the new file within seconds. If that tab has unsaved "
+          f"edits, click \"Show the file on disk\" in the message JupyterLab shows: your unsaved edits are kept in "
+          f"{shown(path.parent / 'saved')} first.")
     return 0
 
 
@@ -115,7 +116,9 @@ def reset_notebook(name: str) -> int:
         print(f"Saved your {shown(path)} as {shown(save_aside(path))}.")
     json.loads(shipped)  # never write anything but a notebook there
     path.write_bytes(shipped)
-    print(f"Restored {shown(path)} as shipped. If it is open in JupyterLab, close it without saving and open it again.")
+    print(f"Restored {shown(path)} as shipped. If it is open in JupyterLab, its tab shows it within seconds; if that "
+          f"tab has unsaved edits, click \"Show the file on disk\": they are kept in {shown(path.parent / 'saved')} "
+          "first.")
     return 0
 
 

@@ -8,9 +8,9 @@
  * hash where the server gives one, else by modification time, as JupyterLab's own save does). If it does and the
  * document has no unsaved edits, the document is reloaded from disk.
  *
- * A document with unsaved edits is never reloaded: the student's typing is not thrown away. Instead it gets one
- * warning per change on disk, with a button for each way out (reload and lose the edits, or save them over the
- * file). And since the check, try and progress cells read lab/agent.py from disk, not from its tab, running such a
+ * A document with unsaved edits is never reloaded by itself: the student's typing is not thrown away. Instead it
+ * gets one warning per change on disk, with one way out: show the file on disk, once the unsaved text is kept in
+ * saved/ beside it (where `spec2code reset` keeps the file it replaces). And since the check, try and progress cells read lab/agent.py from disk, not from its tab, running such a
  * cell while an agent.py tab has unsaved edits warns that the cell uses the file as last saved. Without these
  * warnings a student sees one text and is graded on another, and nothing on the screen says why.
  */
@@ -82,7 +82,7 @@ function naming(path: string, message: (file: string) => string): string {
 }
 
 /** Say once per change on disk that a document with unsaved edits no longer shows the file on disk. */
-function warnChangedOnDisk(context: Context, version: string): void {
+function warnChangedOnDisk(app: JupyterFrontEnd, context: Context, version: string): void {
   const warnings = warningsOf(context);
   if (warnings.disk?.version === version) {
     return; // already said
@@ -98,19 +98,54 @@ function warnChangedOnDisk(context: Context, version: string): void {
     autoClose: false, // the student must choose: it stays until they do, or close it
     actions: [
       {
-        label: 'Reload from disk (lose my edits)',
-        caption: 'Show the file as it is on disk now. Your unsaved edits are lost.',
-        callback: () => void context.revert().then(() => (context.model.dirty = false))
-      },
-      {
-        label: 'Keep my edits',
-        caption: 'Save your edits: JupyterLab asks first, choose Overwrite to replace the file on disk.',
+        label: 'Show the file on disk',
+        caption: 'Your unsaved edits are kept first, in the saved folder beside the file.',
         displayType: 'accent',
-        callback: () => void context.save().catch(() => undefined) // cancelled in JupyterLab's dialog
+        callback: () => void showTheDisk(app, context)
       }
     ]
   });
   warnings.disk = { version, id };
+}
+
+/** Keep a document's unsaved text in saved/ beside its file, then show the file on disk; say where it went. */
+async function showTheDisk(app: JupyterFrontEnd, context: Context): Promise<void> {
+  try {
+    const kept = await keepAside(app, context);
+    await context.revert();
+    context.model.dirty = false;
+    Notification.info(naming(kept, file => `Your unsaved edits are kept in ${file}.`), { autoClose: false });
+  } catch (error) {
+    Notification.error(`Your edits could not be kept (${error}), so the tab still shows them. Save them with Ctrl+S.`,
+                       { autoClose: false });
+  }
+}
+
+/** Write a document's text to saved/<name>-unsaved-YYYYmmdd-HHMMSS<ext> beside its file (never over an earlier
+ * copy); return that path. */
+async function keepAside(app: JupyterFrontEnd, context: Context): Promise<string> {
+  const contents = app.serviceManager.contents;
+  const slash = context.path.lastIndexOf('/');
+  const folder = `${context.path.slice(0, slash + 1)}saved`;
+  const name = context.path.slice(slash + 1);
+  const dot = name.lastIndexOf('.');
+  const [stem, suffix] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const stamp = new Date().toISOString().slice(0, 19).replace(/-|:/g, '').replace('T', '-');
+  try {
+    await contents.get(folder, { content: false });
+  } catch {
+    await contents.save(folder, { type: 'directory' });
+  }
+  for (let n = 1; ; n++) {
+    const kept = `${folder}/${stem}-unsaved-${stamp}${n > 1 ? `-${n}` : ''}${suffix}`;
+    try {
+      await contents.get(kept, { content: false });
+      continue; // never over an earlier copy
+    } catch {
+      await contents.save(kept, { type: 'file', format: 'text', content: context.model.toString() });
+      return kept;
+    }
+  }
 }
 
 /** Once a document shows what is on disk again (saved or reloaded), its warnings no longer apply. */
@@ -135,7 +170,7 @@ async function followTheDisk(app: JupyterFrontEnd): Promise<void> {
       }
       if (context.model.dirty) {
         if (version) {
-          warnChangedOnDisk(context, version);
+          warnChangedOnDisk(app, context, version);
         }
         continue;
       }
