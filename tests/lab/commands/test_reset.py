@@ -5,6 +5,7 @@ import pytest
 from lab.commands import reset
 from lab.stubs import render
 from tests.paths import REFERENCE_AGENT as REFERENCE
+from tests.paths import ROOT
 
 
 def test_reset_saves_the_work_then_restores_the_stubs(capsys, tmp_path):
@@ -20,6 +21,16 @@ def test_reset_saves_the_work_then_restores_the_stubs(capsys, tmp_path):
     assert reset.main(["--agent", str(path)]) == 0
     assert "already the stubs" in capsys.readouterr().out
     assert len(list((tmp_path / "saved").glob("*.py"))) == 1
+
+
+def test_reset_names_the_one_way_out_the_lab_offers_a_tab_with_unsaved_edits(capsys, tmp_path):
+    extension = (ROOT / "lab" / "jupyter" / "labextension" / "src" / "index.ts").read_text()
+    assert "label: 'Show the file on disk'," in extension  # the button of the warning on such a tab
+    path = tmp_path / "agent.py"
+    path.write_text(REFERENCE.read_text())
+    assert reset.main(["--agent", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert 'If that tab has unsaved edits, click "Show the file on disk"' in out and str(tmp_path / "saved") in out
 
 
 def test_two_resets_in_one_second_keep_both_copies(tmp_path):
