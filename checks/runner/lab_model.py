@@ -14,6 +14,15 @@ class LabModel:
         self.backend = backend or settings.get("SPEC2CODE_MODEL")
         self.transcript: list[tuple[str, str]] = []  # (prompt, reply) in order
 
+    @staticmethod
+    def answers(function: str) -> bool:
+        """Whether it answers the asks of `function`'s call: not in a step given no model (1 and 5), as in its check,
+        so that trying such a step says what its check says."""
+        from ..steps import BY_FUNCTION
+
+        step = BY_FUNCTION.get(function)
+        return not (step and step.without_model)
+
     def __call__(self, prompt, via: str = "given", sample: int = 0) -> str:
         from harness import trail
         from harness.model import respond

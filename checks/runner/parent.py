@@ -59,6 +59,7 @@ class Agent:
         self.isolation: dict = {}  # the walls the child got: {"level", "via", "lacks", "notes"} (see the sandbox)
         self._link: ChildLink | None = None
         self._next_id = 0
+        self._default = model  # what answers harness.ask in the current call
         self._load_error: LoadFailed | None = None
 
     # --- life of the child -------------------------------------------------------------------------------
@@ -169,6 +170,8 @@ class Agent:
         self.load()
         self._next_id += 1
         self.served, self._asked = [], 0
+        answers = getattr(self.model, "answers", None)  # the lab's model keeps out of a step given none
+        self._default = None if answers is not None and not answers(function) else self.model
         stand_ins = dict(stand_ins or {})
         request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"],
                    "limit": time_limit, **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
@@ -227,8 +230,8 @@ class Agent:
         handle, via = message.get("handle"), message.get("via")
         if via == "given" and isinstance(handle, int) and 0 <= handle < len(models):
             model = models[handle]
-        elif via == "default" and (self.model is not None or models):
-            model = self.model if self.model is not None else models[0]
+        elif via == "default" and (self._default is not None or models):
+            model = self._default if self._default is not None else models[0]
         else:
             return {"id": self._next_id, "error": f"{NO_MODEL}: no model to ask here"}
         self._asked += 1

@@ -98,6 +98,10 @@ CASES = [
                                              '["failed"])'),), None,
          "wrong return", 5, "return the names of the failing tests as a list of str",
          call=("holdout_check", "def is_leap_year(year):\n    return True\n"), graded=5),
+    Case("holdout_asks_the_model", ((HOLDOUT, "    tests = write_tests(harness.SPEC)\n"
+                                               '    return harness.run(solution_src, tests)["failed"]'),),
+         "    tests = write_tests(harness.SPEC)", "raised", 5, BY_NUMBER[5].without_model,
+         call=("holdout_check", "def is_leap_year(year):\n    return True\n"), graded=5),
     Case("changed_parameters", (("def extract_code(reply):", "def extract_code(reply, tag):"),),
          "def extract_code(reply, tag):", "wrong parameters", 1,
          "keep the parameters of the stub (same names, same defaults), and call functions that way", graded=1),
