@@ -6,6 +6,8 @@ messages go to a log file, so the address is the last thing printed; if the serv
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import secrets
 import signal
@@ -65,16 +67,28 @@ def lab_url(port: int, token: str, path: str | None = None) -> str:
 
 
 def running_lab(root: Path = ROOT) -> str | None:
-    """The address of a JupyterLab already serving `root` on this machine, from the servers' runtime files."""
-    from jupyter_server.serverapp import list_running_servers
+    """The address of a JupyterLab already serving `root` on this machine, from the servers' runtime files (read
+    as jupyter_server's list_running_servers reads them, without importing the server into this process)."""
+    from jupyter_core.paths import jupyter_runtime_dir
 
-    for info in list_running_servers():
+    for file in sorted(Path(jupyter_runtime_dir()).glob("jpserver-*.json")):
         try:
-            if Path(info["root_dir"]).resolve() == Path(root).resolve():
+            info = json.loads(file.read_text(encoding="utf-8"))
+            if _alive(info["pid"]) and Path(info["root_dir"]).resolve() == Path(root).resolve():
                 return f"{info['url'].rstrip('/')}/lab?token={info.get('token', '')}"
-        except (KeyError, OSError, TypeError):
-            continue
+        except (KeyError, OSError, TypeError, ValueError, AttributeError):
+            continue  # being written, or not a server's file
     return None
+
+
+def _alive(pid) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except PermissionError:
+        return True  # another user's process
+    except (OSError, ValueError, OverflowError):
+        return False
+    return True
 
 
 def server_command(port: int, *, open_browser: bool) -> list[str]:
@@ -153,9 +167,7 @@ def parse_args(argv):
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        try:
-            import jupyterlab  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("jupyterlab") is None:  # looked up, not imported: this process stays small
             raise LaunchError("JupyterLab is not installed in this Python. Install the lab with: pip install -e .")
         if not args.setup_only:
             running = running_lab()

@@ -157,3 +157,22 @@ def test_the_source_hash_sees_a_change(tmp_path, monkeypatch):
     index = copy / "src" / "index.ts"
     index.write_text(index.read_text().replace("2000", "5000"))
     assert install.labextension_source_hash() != install.SOURCE_HASH.read_text().strip()
+
+
+def test_the_layout_file_is_named_as_jupyterlab_names_it():
+    from jupyterlab_server.workspaces_handler import WORKSPACE_EXTENSION, slugify
+
+    for workspace_id in ("default", "lab", "step_1-a"):
+        assert install.workspace_file(workspace_id) == slugify(workspace_id) + WORKSPACE_EXTENSION
+    with pytest.raises(ValueError, match="not a plain workspace id"):
+        install.workspace_file("/lab/workspaces/Mine")
+
+
+def test_the_launcher_reads_and_installs_without_loading_the_server_it_starts(tmp_path):
+    """`spec2code lab` stays alive as long as the lab: importing JupyterLab's server would keep about 48 MiB."""
+    probe = (f"import sys; from lab.jupyter import install, launcher; launcher.running_lab(); "
+             f"install.install_workspace(__import__('pathlib').Path({str(tmp_path)!r})); "
+             f"print(sorted(m for m in ('jupyterlab', 'jupyter_server', 'jupyterlab_server') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done
+    assert list(tmp_path.glob("default-*.jupyterlab-workspace"))
