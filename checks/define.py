@@ -14,6 +14,7 @@ The engine runs it; the step's module (checks/stepN_*.py) also shows the engine'
 from __future__ import annotations
 
 import difflib
+import importlib
 from dataclasses import dataclass
 from typing import Callable
 
@@ -65,6 +66,11 @@ def check(function: Callable | None = None, *, follows: tuple[str, ...] = ()):
 
 def checks_in(module) -> list[Check]:
     return list(_REGISTRY.get(module.__name__, []))
+
+
+def checks_of(step) -> list[Check]:
+    """A step's checks, in the order they run (imported from its module, checks/stepN_*.py)."""
+    return checks_in(importlib.import_module(step.module))
 
 
 def cut(value, limit: int = MAX_SHOWN) -> str:

@@ -10,7 +10,7 @@ from harness.settings import shown
 from harness.text import clean_data, one_line
 
 from . import isolation
-from .define import CheckFailed
+from .define import CheckFailed, checks_of
 from .diagnosis import Diagnosis, WrongReturn, blocked, diagnose, not_started, returned
 from .runner import Agent, AgentError, LoadFailed, NotStarted, TimedOut
 from .runner.loading import LAB_BUG
@@ -100,7 +100,7 @@ class _StepAgent:
 
 def _grade_step(agent: Agent, current: Step, statuses: dict, timeout, script: Script, budget_ends: float,
                 reference: Reference) -> dict:
-    checks = current.checks()
+    checks = checks_of(current)
     limit = current.time_limit if timeout is None else min(current.time_limit, timeout)
     blockers = [n for n in current.needs if statuses.get(n) != PASSED]
     # A blocked step is judged with the reference in place of the steps it waits for, so "would pass" holds then.

@@ -13,6 +13,7 @@ from harness.settings import shown
 from harness.text import clean_data, one_line
 
 from . import isolation
+from .define import checks_of
 from .engine import BLOCKED, FAILED, NOT_STARTED, PASSED, grade_agent
 from .runner import CannotStart, live, reach
 from .steps import BY_NUMBER, STEPS
@@ -41,7 +42,7 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
     if prepare is not None:
         submissions = list(prepare(submissions))
     for current in STEPS:  # load every step's checks here, before threads share them
-        current.checks()
+        checks_of(current)
     points = tuple(points or (1.0,) * len(STEPS))
     # One secret draw of the checks' inputs for the whole class (unless SPEC2CODE_SEED fixes it): every student
     # meets the same inputs, and the sandbox reuses its work on the same tests (a draw per student is ~5x slower).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import importlib
 from dataclasses import dataclass
 
 CALL_LIMIT = 3.0  # seconds one call of a learner's function may take before it is stopped, unless its step says more
@@ -30,12 +29,6 @@ class Step:
     @property
     def label(self) -> str:
         return f"step {self.number} ({self.function})"
-
-    def checks(self):
-        """The step's checks, in the order they run (imported from its module)."""
-        from .define import checks_in
-
-        return checks_in(importlib.import_module(self.module))
 
 
 STEPS = (

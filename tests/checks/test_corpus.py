@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import checks
+from checks.define import checks_of
 from checks.steps import BY_NUMBER, STEPS
 from tests.helpers import self_contained
 from tests.paths import AGENTS
@@ -47,7 +48,7 @@ def test_the_corpus_covers_every_step_with_enough_agents():
     assert broken == {1, 2, 3, 4, 5}
     for path in WRONG:
         declared = expected(path)
-        names = [c.name for c in BY_NUMBER[declared["step"]].checks()]
+        names = [c.name for c in checks_of(BY_NUMBER[declared["step"]])]
         assert declared["check"] in names, f"{path.name}: no check {declared['check']} in step {declared['step']}"
         assert declared["says"], path.name
 

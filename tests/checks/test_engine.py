@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import checks
+from checks.define import checks_of
 from lab.stubs import render
 from tests.helpers import contained_corpus, self_contained, stubs_with, write_agent
 from tests.paths import REFERENCE_AGENT as REFERENCE
@@ -50,9 +51,9 @@ def test_the_public_surface_is_pinned():
 
 def test_every_check_has_a_sentence_and_a_unique_name():
     for step in checks.STEPS:
-        names = [c.name for c in step.checks()]
+        names = [c.name for c in checks_of(step)]
         assert len(names) >= 3 and len(set(names)) == len(names)
-        assert all(c.description and not c.description.endswith(".") for c in step.checks())
+        assert all(c.description and not c.description.endswith(".") for c in checks_of(step))
 
 
 @pytest.mark.slow
@@ -107,7 +108,7 @@ def test_a_hanging_step_is_stopped_and_the_other_steps_are_still_graded():
     assert time.monotonic() - started < 60  # one second for the hang; solve's checks run in full (below)
     assert statuses(report) == {1: "passed", 2: "failed", 3: "passed", 4: "blocked", 5: "passed"}
     # solve is judged with the reference's write_tests standing in for the one that hangs: it would pass.
-    assert [c["would"] for c in report["steps"][3]["checks"]] == ["pass"] * len(checks.STEPS[3].checks())
+    assert [c["would"] for c in report["steps"][3]["checks"]] == ["pass"] * len(checks_of(checks.STEPS[3]))
     cause, *others = report["steps"][1]["checks"]
     loop = (AGENTS / "special" / "hangs_in_write_tests.py").read_text().splitlines().index("    while True:") + 1
     assert cause["description"] in [f"write_tests ran for more than 1 s and was stopped (hangs_in_write_tests.py line "
@@ -206,16 +207,16 @@ def test_pytest_shows_the_engines_verdicts():
 @pytest.mark.slow
 def test_pytest_fails_every_check_of_the_untouched_stubs(tmp_path):
     outcomes = _pytest_outcomes(write_agent(tmp_path, render()))
-    assert len(outcomes) == sum(len(step.checks()) for step in checks.STEPS)
+    assert len(outcomes) == sum(len(checks_of(step)) for step in checks.STEPS)
     assert set(outcomes.values()) == {"FAILED"}
 
 
 @pytest.mark.slow
 def test_pytest_in_the_grader_is_out_of_reach_of_an_agent_that_patches_it():
     outcomes = _pytest_outcomes(AGENTS / "forging" / "patches_pytest.py")
-    assert len(outcomes) == sum(len(step.checks()) for step in checks.STEPS)
+    assert len(outcomes) == sum(len(checks_of(step)) for step in checks.STEPS)
     for step in checks.STEPS:
-        assert any(outcomes[(step.number, c.name)] != "PASSED" for c in step.checks())
+        assert any(outcomes[(step.number, c.name)] != "PASSED" for c in checks_of(step))
 
 
 @pytest.mark.slow

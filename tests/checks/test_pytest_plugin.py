@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from checks.pytest_plugin import pytest_collect_file
+from checks.define import checks_of
 from checks.steps import STEPS
 from tests.paths import ROOT
 
@@ -23,13 +24,13 @@ def test_the_checks_package_collects_every_steps_checks_from_another_folder(tmp_
     found = collected("--pyargs", "checks", cwd=tmp_path)
     files = {test.split("::")[0].rpartition("/")[2] for test in found}
     assert files == {f"{step.module.rpartition('.')[2]}.py" for step in STEPS}
-    assert len(found) == sum(len(step.checks()) for step in STEPS)
+    assert len(found) == sum(len(checks_of(step)) for step in STEPS)
 
 
 @pytest.mark.slow
 def test_a_step_module_named_on_the_command_line_is_collected_once():
     found = collected("checks/step1_extract_code.py", cwd=ROOT)
-    assert len(found) == len(set(found)) == len(STEPS[0].checks())
+    assert len(found) == len(set(found)) == len(checks_of(STEPS[0]))
 
 
 def test_no_other_file_is_collected_by_the_plugin():
