@@ -55,11 +55,12 @@ class NotStarted(AgentError):
 
 class TimedOut(AgentError):
     """The function took longer than its time limit (`.limit`, in seconds, when known); its process was stopped.
-    `.frames`: where in agent.py its code was, outermost first ([(function, line)], empty when not known)."""
+    `.frames`: where in agent.py its code was, outermost first ([(function, line)], empty when not known).
+    `.counted`: seconds of the runs it asked for that counted as its own time (past the runner's allowance)."""
 
-    def __init__(self, message: str = "", limit: float | None = None, frames=()):
+    def __init__(self, message: str = "", limit: float | None = None, frames=(), counted: float = 0.0):
         super().__init__(message)
-        self.limit, self.frames = limit, list(frames)
+        self.limit, self.frames, self.counted = limit, list(frames), counted
 
 
 class Crashed(AgentError):

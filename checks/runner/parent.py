@@ -214,7 +214,7 @@ class Agent:
             self.stop()
             counts = f", counting {counted:.0f} s of the runs it asked for" if counted >= 0.5 else ""
             raise TimedOut(f"{function} took more than {time_limit:g} s{counts}", limit=time_limit,
-                           frames=stuck) from None
+                           frames=stuck, counted=counted) from None
         except (Crashed, LabError, KeyboardInterrupt):
             self.stop()
             raise

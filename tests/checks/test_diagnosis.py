@@ -210,6 +210,18 @@ def test_a_loop_is_placed_at_the_called_functions_own_line():
     assert (found.kind, found.step, found.line, found.source) == ("loop limit", 4, 12, "write_solution(spec, ask)")
 
 
+def test_a_timeout_says_how_much_of_it_the_runs_it_asked_for_counted():
+    source = "\n" * 44 + "    return harness.run(solution_src, HANGS)['failed']\n"
+    stopped = TimedOut("holdout_check took more than 10 s", limit=10.0, frames=[("holdout_check", 45)], counted=28.4)
+    found = diagnose(stopped, "holdout_check", "mine.py", source=source)
+    assert (found.kind, found.step, found.line) == ("timed out", 5, 45)
+    assert found.message == ("holdout_check ran for more than 10 s, counting 28 s of the runs it asked for, and was "
+                             "stopped (mine.py line 45)")
+    quick = diagnose(TimedOut("", limit=10.0, frames=[("holdout_check", 45)]), "holdout_check", "mine.py",
+                     source=source)
+    assert quick.message == "holdout_check ran for more than 10 s and was stopped (mine.py line 45)"
+
+
 def test_a_signature_that_is_not_the_stubs_is_placed_at_its_def():
     info = {"type": "TypeError", "message": "extract_code() missing 1 required positional argument: 'tag'",
             "line": 20, "source": "return extract_code(ask(prompt))", "in": "write_tests", "stub": False,
