@@ -11,8 +11,9 @@ DEV_STAMP := $(VENV)/.installed-dev
 # setuptools reports every editable install in a box that reads like an error; it is only information.
 PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --disable-pip-version-check
 EXTENSION := lab/jupyter/labextension
-# One test process: the run on both cores (-n auto --dist loadgroup, tests/parallel.py) once lost its workers'
-# temporary folders mid-run in a clean clone, so it is opt-in (make test PYTEST_ARGS="-n auto --dist loadgroup").
+# One test process by default. The run on both cores (make test PYTEST_ARGS="-n 2 --dist loadgroup", units in
+# tests/parallel.py) takes 16 min against 21, but its last fault between tests was found only lately (attackers
+# graded at the user level beside the hostile corpus), so it stays opt-in until more runs have passed.
 PYTEST := $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 .PHONY: lab test test-fast bench labextension clean
