@@ -15,7 +15,7 @@ from pathlib import PurePath
 from harness import settings
 from harness.text import cut
 
-from .runner.outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .runner.outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut, counted_words
 from .steps import BY_FUNCTION, Step, stub_line
 
 KINDS = ("syntax error", "load error", "not started", "calls a stub", "raised", "wrong parameters", "loop limit",
@@ -200,8 +200,8 @@ def _timed_out(outcome: TimedOut, called: str, file: str, source: str | None) ->
     """A call stopped at its time limit, placed where its code was (the runner's last look, when it had one): the
     loop of the innermost step function it was in, with that step's hint (a loop in extract_code is not solve's)."""
     limit = f" for more than {outcome.limit:g} s" if outcome.limit else " too long"
-    if outcome.counted >= 0.5:  # its runs of a hanging solution, past the allowance, were its time
-        limit += f", counting {outcome.counted:.0f} s of the runs it asked for,"
+    counted = counted_words(outcome.counted)  # the runs it asked for that counted as its own time
+    limit += f"{counted}," if counted else ""
     owner = next((name for name, _ in reversed(outcome.frames) if name in BY_FUNCTION), called)
     line = outcome.frames[-1][1] if outcome.frames else None
     step = BY_FUNCTION.get(owner)

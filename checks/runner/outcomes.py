@@ -53,6 +53,12 @@ class NotStarted(AgentError):
         self.info = info or {}
 
 
+def counted_words(counted: float) -> str:
+    """What a timeout says of the run time that counted as the call's own: ", counting N s of the runs it asked
+    for" (nothing under half a second)."""
+    return f", counting {counted:.0f} s of the runs it asked for" if counted >= 0.5 else ""
+
+
 class TimedOut(AgentError):
     """The function took longer than its time limit (`.limit`, in seconds, when known); its process was stopped.
     `.frames`: where in agent.py its code was, outermost first ([(function, line)], empty when not known).

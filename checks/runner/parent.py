@@ -21,7 +21,8 @@ from harness.files import read_source
 from . import live, loading, served, wire
 from .lab_model import LabModel
 from .link import ChildLink, WallsFailed
-from .outcomes import NO_MODEL, AgentError, CannotStart, Crashed, LoadFailed, NotStarted, Raised, TimedOut
+from .outcomes import (NO_MODEL, AgentError, CannotStart, Crashed, LoadFailed, NotStarted, Raised, TimedOut,
+                       counted_words)
 from .wire import Unsendable
 
 __all__ = ["Agent", "AgentError", "CannotStart", "Crashed", "LabModel", "LoadFailed", "NotStarted", "Raised", "TimedOut",
@@ -212,8 +213,7 @@ class Agent:
                 deadline = min(deadline + spent, served_until)
         except TimedOut:
             self.stop()
-            counts = f", counting {counted:.0f} s of the runs it asked for" if counted >= 0.5 else ""
-            raise TimedOut(f"{function} took more than {time_limit:g} s{counts}", limit=time_limit,
+            raise TimedOut(f"{function} took more than {time_limit:g} s{counted_words(counted)}", limit=time_limit,
                            frames=stuck, counted=counted) from None
         except (Crashed, LabError, KeyboardInterrupt):
             self.stop()
