@@ -1,10 +1,11 @@
-"""How `make test` shares the tests out to every core: pytest-xdist, in units of work this plugin defines.
+"""How `make test` can share the tests out to both cores: pytest-xdist, in units of work this plugin defines.
 
-`make test` and `make test-fast` run `pytest -n auto --dist loadgroup`, which here means these units: each test file
-is one unit, run by one worker, so that a module's fixture (a corpus graded or attacked once, a JupyterLab started
-once) is made once per run, not once per worker. Units go out longest first, so that no core waits at the end on one
-long file. The tests marked `alone` (they time something, or watch the whole machine) make one unit, run last, while
-no other test runs. Each worker has a TMPDIR of its own. Without xdist (a plain `pytest`), none of this applies.
+`make test PYTEST_ARGS="-n 2 --dist loadgroup"` (opt-in; see the Makefile) shares them out in these units: each test
+file is one unit, run by one worker, so that a module's fixture (a corpus graded or attacked once, a JupyterLab
+started once) is made once per run, not once per worker. Units go out longest first, so that no core waits at the
+end on one long file. The tests marked `alone` (they time something, or watch the whole machine) make one unit, run
+last, while no other test runs. Each worker has a TMPDIR of its own. Without xdist (a plain `pytest`), none of this
+applies.
 """
 
 import fcntl
