@@ -3,7 +3,6 @@ layout it opens, step 1 run, a terminal, a file reset on disk, a notebook closed
 
 import json
 import os
-import re
 import secrets
 import shutil
 import subprocess
@@ -94,8 +93,16 @@ def screenshot(page, name):
     page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"))
 
 
-def tab(page, label):
-    return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab").filter(has_text=label).first
+def tab(page, name):
+    return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab").filter(has_text=name).first
+
+
+# What a tab shows: its label, or the title the lab's extension draws in its place.
+TAB_SHOWS = """tab => {
+    const label = tab.querySelector('.lm-TabBar-tabLabel');
+    const drawn = getComputedStyle(label, '::after').content;
+    return drawn && drawn !== 'none' ? JSON.parse(drawn) : label.textContent;
+}"""
 
 
 def alone(port, token, path):
@@ -263,8 +270,9 @@ RECORD_TOASTS = """() => {
 TOASTS_SHOWN = "() => window.toastsShown.map(toast => toast.textContent)"
 
 
-def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differs(server, page):
-    """The editor shows one text, the checks read another from disk: the student is told, once per change."""
+def test_agent_py_is_saved_for_the_student_and_a_check_says_which_text_it_graded(server, page):
+    """Run means save: a check grades what the tab shows. Where the file changed on disk too, nothing is saved over
+    it: the student is told once per change, and the check says in its own output that it used the disk."""
     port, token, _ = server
     folder = ARTIFACTS / "browser-unsaved"
     shutil.rmtree(folder, ignore_errors=True)
@@ -273,7 +281,7 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
     notebook_json = json.loads(NOTEBOOK.read_text())
     checks.write_text(json.dumps({
         "cells": [{"cell_type": "code", "execution_count": None, "id": "check-1", "metadata": {}, "outputs": [],
-                   "source": ["from lab.jupyter import check_step\n", "\n", "check_step(1)"]}],
+                   "source": ["from lab.jupyter import check_step\n", "\n", f"check_step(1, {str(agent)!r})"]}],
         "metadata": notebook_json["metadata"], "nbformat": 4, "nbformat_minor": 5,
     }))
     agent_tab, editor = open_in_editor(page, port, token, agent, showing="def extract_code(reply)")
@@ -306,7 +314,7 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
     assert disk_warning.is_visible(), "the warning closed before the student chose what to do"
     screenshot(page, "unsaved-changed-on-disk")
 
-    # (b) A check cell run while agent.py has unsaved edits: it grades the file on disk, and says so.
+    # (b) A check cell run then: nothing is saved over the file on disk, and the cell's own output says it used it.
     page.locator(".jp-DirListing-item").filter(has_text="my_checks.ipynb").dblclick()
     checks_tab = tab(page, "my_checks.ipynb")
     checks_tab.wait_for()
@@ -321,14 +329,15 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
         page.keyboard.press("Control+Enter")  # run the cell, stay on it
         ran_again = "([prompt, before]) => /\\[\\d+\\]/.test(prompt.textContent) && prompt.textContent !== before"
         page.wait_for_function(ran_again, arg=[prompt.element_handle(), before])
-        notebook.locator(".jp-OutputArea-output .spec2code-check").wait_for(state="visible")
+        verdict = notebook.locator(".jp-OutputArea-output .spec2code-check")
+        verdict.wait_for(state="visible")
+        return cell.locator(".jp-OutputArea").inner_text(), verdict.get_attribute("data-status")
 
-    assert shown("unsaved changes") == []
-    run_the_check()
-    [warned] = wait_for_toast("unsaved changes", 10)
-    assert warned.startswith("agent.py has unsaved changes. This cell uses the file as last saved. "
-                             "Save it (Ctrl+S in its tab) and run the cell again."), warned
-    # (Whether the toast is still on screen here turns on how long the check took: it closes by itself after a while.)
+    said, status = run_the_check()
+    assert "changed on disk too (by spec2code reset?), so your edits were not saved for you. This cell used the " \
+           "file on disk." in said, said
+    assert status == "not started" and "# typed, not saved" not in agent.read_text()
+    assert shown("unsaved changes") == [], "a toast repeated what the cell says"
     screenshot(page, "unsaved-check-cell")
 
     # (c) The way out: the tab shows the file on disk, and the unsaved typing is kept in saved/ beside it first.
@@ -339,15 +348,42 @@ def test_unsaved_edits_in_agent_py_are_announced_when_the_disk_or_a_check_differ
     assert "# typed, not saved" in kept.read_text() and "# typed, not saved" not in agent.read_text()
     [told] = wait_for_toast("Your unsaved edits are kept in")
     assert told.startswith(f"Your unsaved edits are kept in {kept.relative_to(ROOT).as_posix()}."), told
-    warnings = page.locator(".Toastify__toast").filter(has_text=re.compile("has unsaved changes|changed on disk"))
     deadline = time.monotonic() + RELOAD_SECONDS
-    while warnings.count() and time.monotonic() < deadline:
+    while disk_warning.count() and time.monotonic() < deadline:
         time.sleep(0.25)
-    assert warnings.count() == 0, "the warnings stayed after agent.py was saved"
-    run_the_check()
-    time.sleep(3 * 2)
-    assert len(shown("unsaved changes")) == 1, "running the check after saving still warned"
-    assert len(shown("changed on disk")) == 1
+    assert disk_warning.count() == 0, "the warning stayed after the tab showed the file on disk"
+
+    # (d) Run means save and run: step 1 typed and checked at once is graded as typed, and saved.
+    agent_tab.click()
+    editor.click()
+    page.keyboard.press("Control+Home")
+    page.locator(".cm-line").filter(has_text='raise NotImplementedError("step 1').click()
+    page.keyboard.press("Home")  # to the line's first word: the raise becomes part of a comment
+    page.keyboard.type("return reply  # typed, then checked at once; ")
+    page.wait_for_function("tab => tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
+    checks_tab.click()
+    said, status = run_the_check()
+    assert status == "failed" and "not started" not in said and "unsaved edits" not in said, said
+    assert "# typed, then checked at once" in agent.read_text()
+    assert "jp-mod-dirty" not in agent_tab.get_attribute("class")
+    checks_tab.click()
+    page.keyboard.press("Control+s")  # the tab's text rode with the run only: the notebook saved does not hold it
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while "spec2code-check" not in checks.read_text() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert "spec2code-check" in checks.read_text() and "spec2code_unsaved" not in checks.read_text()
+
+    # (e) Typing alone is saved a round or two later: closing the tab or the browser then loses nothing.
+    agent_tab.click()
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# typed and left\n")
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while "# typed and left" not in agent.read_text() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert "# typed and left" in agent.read_text(), "the typing was not saved"
+    page.wait_for_function("tab => !tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
+    assert shown("changed on disk") == [announced] and shown("unsaved changes") == []
     screenshot(page, "unsaved-saved")
 
 
@@ -473,4 +509,8 @@ def test_a_reload_with_several_notebooks_open_shows_no_dialog_and_the_notebook_o
         assert page.evaluate("() => window.dialogsShown") == [], f"reload {reloads + 1} showed a dialog"
         assert idle.is_visible(), "the notebook on screen lost its kernel"
         assert sorted(sessions()) == sorted(names) and all(sessions().values()), sessions()
+        for name in names:  # each tab says which step it is first; hovering it shows the file's path
+            step, words = name.removesuffix(".ipynb").split("_", 1)
+            assert tab(page, name).evaluate(TAB_SHOWS) == f"{int(step)} {words}"
+            assert f"notebooks/{name}" in tab(page, name).get_attribute("title")
         screenshot(page, f"reload-{reloads + 1}")

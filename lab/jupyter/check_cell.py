@@ -10,14 +10,17 @@ from checks.report.notebook import notebook_of, step_html, step_text
 from harness import settings
 
 from .displays import Link, Message, Table
+from .on_screen import say_if_unsettled
 
 
 def check_step(step: int, agent_path=None) -> "Report":
     """Grade one step on the agent.py as it is on disk now, and show the verdict in the notebook.
 
-    The file is graded in a child process, so an edit is picked up without restarting the kernel.
+    The file is graded in a child process, so an edit is picked up without restarting the kernel. Run from
+    JupyterLab while agent.py's tab has unsaved edits, it first waits for the lab to save them (on_screen.py).
     """
     path = settings.agent_path(agent_path)
+    say_if_unsettled(path)
     try:
         from checks import grade_agent
 
@@ -31,6 +34,7 @@ def check_step(step: int, agent_path=None) -> "Report":
 def progress(agent_path=None) -> "Table | Message":
     """One line per step: where the agent.py on disk stands now."""
     path = settings.agent_path(agent_path)
+    say_if_unsettled(path)
     try:
         from checks import grade_agent
 

@@ -14,6 +14,8 @@ from harness import settings
 from harness.errors import LabError
 from harness.text import cut
 
+from .on_screen import say_if_unsettled
+
 SHOWN = 1500  # characters of a value, a prompt or what was printed shown before it is cut short
 
 
@@ -26,6 +28,7 @@ def try_function(function: str, *args, agent_path=None, timeout: float | None = 
     `timeout` defaults to the limit the step's check gives a call (3 s for steps 1-3, 10 s for steps 4-5).
     """
     path = settings.agent_path(agent_path)
+    say_if_unsettled(path)  # run means save: the tab's unsaved edits, if any, are on disk first
     shown = settings.shown(path)
     timeout = try_time_limit(function) if timeout is None else timeout
     lab_model = LabModel(model)

@@ -1,6 +1,6 @@
 /**
- * A file open in the lab follows the file on disk while it has no unsaved edits, and the lab says so when an
- * open agent.py differs from the file on disk that the notebooks grade.
+ * A file open in the lab follows the file on disk while it has no unsaved edits; agent.py is saved for the student;
+ * and the notebooks' tabs have titles a student can tell apart.
  *
  * `spec2code reset` (or any program) may rewrite lab/agent.py or a notebook while it is open. Stock JupyterLab
  * keeps showing the old text, and the next save offers to overwrite the new file with it. Every POLL_MS this
@@ -10,29 +10,37 @@
  *
  * A document with unsaved edits is never reloaded by itself: the student's typing is not thrown away. Instead it
  * gets one warning per change on disk, with one way out: show the file on disk, once the unsaved text is kept in
- * saved/ beside it (where `spec2code reset` keeps the file it replaces). And since the check, try and progress cells read lab/agent.py from disk, not from its tab, running such a
- * cell while an agent.py tab has unsaved edits warns that the cell uses the file as last saved. Without these
- * warnings a student sees one text and is graded on another, and nothing on the screen says why.
+ * saved/ beside it (where `spec2code reset` keeps the file it replaces).
+ *
+ * The lab turns JupyterLab's autosave off, or it would write every run's outputs into the notebooks. Files that are
+ * not notebooks are saved here instead, once they have had unsaved edits for a round (never over a file that
+ * changed on disk), so no typing is lost if the tab or the browser closes. And run means save and run: the check,
+ * try and progress cells read lab/agent.py from disk, so running one saves every agent.py with unsaved edits and
+ * sends the tab's text with the cell (SCREEN_KEY); the cell waits for the save to land, or says in its own output
+ * which text it used (lab/jupyter/on_screen.py).
  */
 
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { Notification } from '@jupyterlab/apputils';
+import type { Cell } from '@jupyterlab/cells';
 import type { DocumentRegistry, IDocumentWidget } from '@jupyterlab/docregistry';
 import { NotebookActions } from '@jupyterlab/notebook';
 
 const POLL_MS = 2000; // how often the open documents are compared with the disk
 const MARGIN_MS = 500; // modification times closer than this count as the same (JupyterLab's own margin)
-const CELL_WARNING_MS = 10_000; // how long the warning on running a cell stays up
 const MAX_MESSAGE = 140; // JupyterLab cuts a notification's text after this many characters
 const GRADED_FILE = 'agent.py'; // the learner's file, read from disk by the cells that match USES_THE_FILE
 const USES_THE_FILE = /check_step\(|try_function\(|progress\(|(from|import)\s+lab\.jupyter/;
+const SCREEN_KEY = 'spec2code_unsaved'; // the cell metadata a run of such a cell sends: read by on_screen.py
+const LAB_NOTEBOOK = /(?:^|\/)(\d\d)_(\w+)\.ipynb$/; // notebooks/01_extract_code.ipynb, shown as "1 extract_code"
 
 type Context = DocumentRegistry.Context;
 
-/** The warnings shown for a document: the disk version announced and its notification, the last cell's. */
+/** The warning shown for a document: the disk version announced and its notification; and how many rounds in a
+ * row it has been seen with unsaved edits. */
 interface Warnings {
   disk?: { version: string; id: string };
-  cell?: string;
+  dirtyRounds?: number;
 }
 
 const shown = new WeakMap<Context, Warnings>();
@@ -154,9 +162,6 @@ function withdrawWarnings(context: Context): void {
   if (warnings?.disk) {
     Notification.dismiss(warnings.disk.id);
   }
-  if (warnings?.cell) {
-    Notification.dismiss(warnings.cell);
-  }
   shown.delete(context);
 }
 
@@ -169,8 +174,12 @@ async function followTheDisk(app: JupyterFrontEnd): Promise<void> {
         continue;
       }
       if (context.model.dirty) {
+        const warnings = warningsOf(context);
+        warnings.dirtyRounds = (warnings.dirtyRounds ?? 0) + 1;
         if (version) {
           warnChangedOnDisk(app, context, version);
+        } else if (!isNotebook(context) && warnings.dirtyRounds > 1) {
+          await context.save(); // a round after the typing began: JupyterLab's autosave, for files only
         }
         continue;
       }
@@ -185,49 +194,90 @@ async function followTheDisk(app: JupyterFrontEnd): Promise<void> {
   }
 }
 
-/** When a cell that reads the learner's file from disk runs, warn about every open agent.py with unsaved edits. */
-function warnOnRun(app: JupyterFrontEnd, source: string): void {
-  if (!USES_THE_FILE.test(source)) {
+function isNotebook(context: Context): boolean {
+  return context.path.endsWith('.ipynb');
+}
+
+/** Save a document unless its file changed on disk (then the warning says what to do); never raises. */
+async function saveUnlessChangedOnDisk(app: JupyterFrontEnd, context: Context): Promise<void> {
+  try {
+    const version = await newerOnDisk(app, context);
+    if (version) {
+      warnChangedOnDisk(app, context, version);
+    } else if (context.model.dirty) {
+      await context.save();
+    }
+  } catch {
+    // The server is away: the cell says it used the file as last saved.
+  }
+}
+
+/** Run means save and run: a cell that reads the learner's file from disk saves every open agent.py with unsaved
+ * edits, and carries each tab's text in its metadata, so the kernel can wait for the save (on_screen.py). The
+ * notebook's runner reads the cell's metadata right after this signal, before anything else runs. */
+function saveOnRun(app: JupyterFrontEnd, cell: Cell): void {
+  if (!USES_THE_FILE.test(cell.model.sharedModel.getSource())) {
     return;
   }
-  for (const context of openDocuments(app)) {
-    if (context.path.split('/').pop() !== GRADED_FILE || !context.model.dirty) {
+  const unsaved = [...openDocuments(app)].filter(
+    context => context.path.split('/').pop() === GRADED_FILE && context.model.dirty
+  );
+  if (!unsaved.length) {
+    return;
+  }
+  const tabs = unsaved.map(context => ({
+    path: context.path,
+    text: context.model.toString(),
+    saving: !warningsOf(context).disk // a change on disk already announced: the student chooses, nothing is saved
+  }));
+  cell.model.setMetadata(SCREEN_KEY, tabs);
+  queueMicrotask(() => cell.model.deleteMetadata(SCREEN_KEY)); // sent with this run only, never kept in the notebook
+  for (const context of unsaved) {
+    if (!warningsOf(context).disk) {
+      void saveUnlessChangedOnDisk(app, context);
+    }
+  }
+}
+
+/** A lab notebook's tab shows its step and name first ("1 extract_code"), so seven open tabs stay apart. A tab's
+ * label cannot change (JupyterLab renames the file to match it), so the tab gets a class, and a style drawn here
+ * shows the title in place of the file name; hovering the tab still shows the file's path. */
+function titleTabs(app: JupyterFrontEnd): void {
+  for (const widget of app.shell.widgets('main')) {
+    const found = 'context' in widget ? LAB_NOTEBOOK.exec((widget as IDocumentWidget).context.path) : null;
+    if (!found) {
       continue;
     }
-    const warnings = warningsOf(context);
-    if (warnings.cell) {
-      Notification.dismiss(warnings.cell); // one at a time, however often the cell is run
+    const number = Number(found[1]);
+    const name = `spec2code-tab-${number}`;
+    if (!widget.title.className.split(' ').includes(name)) {
+      widget.title.className = `${widget.title.className.replace(/\s*spec2code-tab-\d+/g, '')} ${name}`.trim();
     }
-    const message = naming(
-      context.path,
-      file =>
-        `${file} has unsaved changes. This cell uses the file as last saved. ` +
-        'Save it (Ctrl+S in its tab) and run the cell again.'
-    );
-    warnings.cell = Notification.warning(message, {
-      autoClose: CELL_WARNING_MS,
-      actions: [
-        {
-          label: `Save ${GRADED_FILE}`,
-          caption: `Save ${context.path} now (Ctrl+S in its tab does the same)`,
-          displayType: 'accent',
-          callback: () => void context.save().catch(() => undefined)
-        }
-      ]
-    });
+    const id = `${name}-style`;
+    if (!document.getElementById(id)) {
+      const style = document.createElement('style');
+      style.id = id;
+      const label = `.lm-DockPanel-tabBar .${name} > .lm-TabBar-tabLabel`;
+      style.textContent =
+        `${label} { font-size: 0; }\n` +
+        `${label}::after { content: ${JSON.stringify(`${number} ${found[2]}`)}; font-size: var(--jp-ui-font-size1); }`;
+      document.head.appendChild(style);
+    }
   }
 }
 
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'spec2code-reload-from-disk:plugin',
-  description: 'Reload an open file that changed on disk when it has no unsaved edits; warn when it has some.',
+  description: 'Follow the disk where nothing is unsaved, save agent.py for the student, and title the lab notebooks.',
   autoStart: true,
   activate: (app: JupyterFrontEnd): void => {
     NotebookActions.executionScheduled.connect((_, { cell }) => {
       if (cell.model.type === 'code') {
-        warnOnRun(app, cell.model.sharedModel.getSource());
+        saveOnRun(app, cell);
       }
     });
+    void app.restored.then(() => titleTabs(app));
+    app.shell.currentChanged?.connect(() => titleTabs(app));
     let busy = false;
     window.setInterval(async () => {
       if (busy || document.visibilityState === 'hidden') {
@@ -235,6 +285,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       }
       busy = true;
       try {
+        titleTabs(app);
         await followTheDisk(app);
       } finally {
         busy = false;
