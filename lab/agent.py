@@ -10,10 +10,9 @@ import harness
 def extract_code(reply):
     r"""Step 1. Return the code in a model's reply.
 
-    If the reply has a ``` fence, return the code of the first fenced block,
-    without the fence lines and without a leading `python` tag. Otherwise the
-    model sent bare code: return the whole reply, stripped of surrounding
-    whitespace.
+    If the reply has a ``` fence (tagged `python`, or bare), return the code
+    of the first fenced block: no fence lines, no tag, indentation kept.
+    With no fence, the reply is bare code: return all of it, stripped.
 
     >>> extract_code("Here you go:\n```python\nx = 1\n```\nEnjoy!")
     'x = 1'
@@ -26,10 +25,10 @@ def extract_code(reply):
 def write_tests(spec, ask=harness.ask):
     """Step 2. Ask the model for tests of `spec` and return their code.
 
-    Ask through the `ask` you are given (a function: prompt in, reply out),
-    once. Put the spec in the prompt and ask for pytest test functions named
-    `test_*` that call the function directly (no import). Return the code from
-    the reply (use `extract_code`).
+    Ask once, through the `ask` you are given (prompt in, reply out). The
+    prompt holds `spec` and asks for pytest test functions named `test_*`
+    that call the function directly (no import). Return the code of the
+    reply (use `extract_code`).
 
     >>> code = write_tests(harness.SPEC)
     >>> "def test_" in code
@@ -41,10 +40,10 @@ def write_tests(spec, ask=harness.ask):
 def write_solution(spec, ask=harness.ask, feedback=""):
     """Step 3. Ask the model to implement `spec` and return the code.
 
-    Ask through the `ask` you are given, once. Put the spec in the prompt.
-    When `feedback` is not empty (what went wrong last time), put it in the
-    prompt too, so the model can fix its last attempt; when it is empty, leave
-    it out. Return the code from the reply (use `extract_code`).
+    Ask once, through the `ask` you are given; the prompt holds `spec`. If
+    `feedback` (what went wrong last time) is not empty, add it too; if it
+    is empty, leave it out, with any words that introduce it. Return the
+    code of the reply (use `extract_code`).
 
     >>> code = write_solution(harness.SPEC)
     >>> "def is_leap_year" in code
@@ -54,13 +53,13 @@ def write_solution(spec, ask=harness.ask, feedback=""):
 
 
 def solve(spec, ask=harness.ask, max_iters=4):
-    """Step 4. Drive the write -> run -> repair loop until the tests pass.
+    """Step 4. Loop write -> run -> repair until the tests pass.
 
-    Write the tests once. Then, up to `max_iters` times: write a solution
-    (with feedback about the last failure, if any), run it against the tests
-    with `harness.run(code, tests)`, and stop as soon as it passes. A run
-    passes only when it has no error, no failed tests, and at least one test
-    passed. The feedback for the next attempt must name the failing tests.
+    Write the tests once, first. Then, up to `max_iters` times: write a
+    solution (with feedback on the last failure, if any), run it with
+    `harness.run(code, tests)`, and stop as soon as it passes. A run passes
+    only with no error, no failed test, and at least one passed test. The
+    feedback must name the failing tests. Pass `ask` on to steps 2 and 3.
 
     Return a dict:
         code     the last solution written
@@ -79,10 +78,10 @@ def solve(spec, ask=harness.ask, max_iters=4):
 def holdout_check(solution_src):
     """Step 5. Run the held-out tests on a solution; return the names that fail.
 
-    The held-out tests (`harness.HOLDOUT_TESTS`) were never shown to the model,
-    so a solution that only fits the visible tests fails some of them. Return
-    the list of failing test names; an empty list means the solution
-    generalises.
+    Run `harness.HOLDOUT_TESTS` (never shown to the model) on `solution_src`
+    with `harness.run`, and return the run's `failed` list as it is (a run
+    that could not complete names every test). An empty list means the
+    solution generalises.
 
     >>> holdout_check(harness.tasks.LEAP_YEAR.reference)
     []
