@@ -62,6 +62,7 @@ def test_a_tab_not_saved_because_the_disk_changed_too_says_the_cell_used_the_dis
            "file on disk." in note
 
 
+@pytest.mark.slow  # starts a kernel
 def test_what_the_extension_sends_is_read_from_the_cells_request_in_a_real_kernel(tmp_path):
     """As JupyterLab sends it: the cell's metadata rides in the execute request; the kernel's check cell waits for
     the file on disk to hold the tab's text, and grades that."""

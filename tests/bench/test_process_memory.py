@@ -1,4 +1,5 @@
-"""The session memory benchmark's arithmetic: the process tree it walks, the PSS it reads, the kinds it names."""
+"""The session memory benchmark's arithmetic: the process tree it walks, the PSS it reads, the kinds it names
+(bench/process_memory.py), and the notebooks it runs (bench/session_memory.py)."""
 
 import os
 import subprocess
@@ -9,7 +10,8 @@ import pytest
 from tests.paths import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
-import session_memory as bench  # noqa: E402
+import process_memory as bench  # noqa: E402
+import session_memory  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the benchmark reads Linux's /proc")
 
@@ -51,7 +53,8 @@ def test_a_process_that_has_gone_counts_nothing():
 
 
 def test_the_notebooks_code_cells_are_what_the_bench_runs():
-    sources = bench.code_cells(ROOT / "notebooks" / "01_extract_code.ipynb")
+    sources = session_memory.code_cells(ROOT / "notebooks" / "01_extract_code.ipynb")
     assert sum("check_step(1)" in source for source in sources) == 1
-    assert [p.name for p in bench.NOTEBOOKS] == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert bench.NOTEBOOKS[0].name == "00_start.ipynb" and len(bench.NOTEBOOKS) >= 6
+    notebooks = session_memory.NOTEBOOKS
+    assert [p.name for p in notebooks] == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert notebooks[0].name == "00_start.ipynb" and len(notebooks) >= 6
