@@ -194,9 +194,12 @@ def refusing_namespaces(argv: list[str]) -> list[str]:
     return [sys.executable, __file__, "--refuse-namespaces", *argv]
 
 
-def run(command: list[str], *, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
+def run(command: list[str], *, timeout: float = 600, env: dict | None = None,
+        cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run `command` in the project as every user can read it (home()), or in `cwd`, with a minimal environment."""
     environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
-    return subprocess.run(command, cwd=home(), capture_output=True, text=True, timeout=timeout, env=environment)
+    return subprocess.run(command, cwd=cwd or home(), capture_output=True, text=True, timeout=timeout,
+                          env=environment)
 
 
 def _refuse_namespaces_then_exec(argv: list[str]) -> None:

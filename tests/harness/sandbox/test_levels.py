@@ -189,16 +189,30 @@ def test_a_forced_level_is_the_most_a_run_gets_and_says_why(monkeypatch, asked, 
     assert f"SPEC2CODE_ISOLATION={asked}" in harness.sandbox.isolation_summary()
 
 
+MACHINES_PYTHON = "docker default: this machine's Python, this checkout, a private TMPDIR"
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("identity", ["normal user", "docker default", "docker default, this machine's Python"])
+@pytest.mark.parametrize("identity", ["normal user", "docker default", MACHINES_PYTHON])
 def test_the_hostile_corpus_holds_at_this_identitys_level(python, identity):
+    """The third is the machine as it comes: the Python running these tests (which other users may not read), the
+    checkout where it is (a private home folder, say) and a scratch folder of mode 700 as TMPDIR (pam_tmpdir's):
+    the sandbox must build what the level needs from there, or refuse, and never run code as root."""
     reports = identities.shared_folder("spec2code-corpus-")  # never a private TMPDIR: the normal user writes here
     os.chmod(reports, 0o1777)
-    argv = [python if identity != "docker default, this machine's Python" else sys.executable,
+    machines = identity == MACHINES_PYTHON
+    argv = [sys.executable if machines else python,
             "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/harness/sandbox/test_hostile.py"]
     command = identities.as_normal_user(argv) if identity == "normal user" else identities.as_docker_default(argv)
-    done = identities.run(command, timeout=900, env={"HOSTILE_LEVELS": "auto", "HOSTILE_REPORTS": reports,
-                                                      "PYTHONDONTWRITEBYTECODE": "1"})
+    env = {"HOSTILE_LEVELS": "auto", "HOSTILE_REPORTS": reports, "PYTHONDONTWRITEBYTECODE": "1"}
+    private = tempfile.mkdtemp(prefix="spec2code-private-") if machines else None  # mode 700, root's
+    if private:
+        env["TMPDIR"] = private
+    try:
+        done = identities.run(command, timeout=900, env=env, cwd=ROOT if machines else None)
+    finally:
+        if private:
+            shutil.rmtree(private, ignore_errors=True)
     found = [name for name in os.listdir(reports) if name.endswith(".json")]
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
     for name in os.listdir(reports):  # keep the reports beside the others
