@@ -28,14 +28,17 @@ def expected(path: Path) -> dict:
     raise AssertionError(f"{path.name} declares no EXPECTED")
 
 
-@pytest.fixture(scope="module")
-def reports(tmp_path_factory):
-    """Every fixture agent graded once, a few at a time (each grading is mostly waiting on its child)."""
-    files = WRONG + CORRECT + FORGING
-    folder = tmp_path_factory.mktemp("agents")
+def graded(files: list[Path], folder: Path, seed=None) -> dict:
+    """{file: its report}, the agents graded a few at a time (each grading is mostly waiting on its child)."""
     copies = [self_contained(path, folder / path.parent.name) for path in files]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip(files, pool.map(checks.grade_agent, copies)))
+        return dict(zip(files, pool.map(lambda copy: checks.grade_agent(copy, seed=seed), copies)))
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    """Every fixture agent graded once."""
+    return graded(WRONG + CORRECT + FORGING, tmp_path_factory.mktemp("agents"))
 
 
 def statuses(report: dict) -> dict:
@@ -90,15 +93,14 @@ def test_a_forging_agent_earns_only_what_it_did_honestly(path, reports):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_an_honest_agent_passes_whatever_the_checks_draw(seed, tmp_path):
-    for path in [REFERENCE] + CORRECT:
-        report = checks.grade_agent(self_contained(path, tmp_path), seed=seed)
+    for path, report in graded([REFERENCE] + CORRECT, tmp_path, seed=seed).items():
         assert report["passed"] == 5, (path.name, seed, [c for s in report["steps"] for c in s["checks"]
                                                          if c["status"] != "passed"])
 
 
 def test_a_wrong_agent_fails_the_same_way_whatever_the_checks_draw(reports, tmp_path):
-    for path in WRONG:
-        assert statuses(checks.grade_agent(self_contained(path, tmp_path), seed=7)) == statuses(reports[path]), path.name
+    for path, report in graded(WRONG, tmp_path, seed=7).items():
+        assert statuses(report) == statuses(reports[path]), path.name
 
 
 def test_the_checks_inputs_change_with_the_seed_and_not_without():
