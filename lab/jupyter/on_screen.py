@@ -53,7 +53,7 @@ def settle(path: Path, tabs: list[dict] | None = None, patience: float = PATIENC
     if tab.get("saving") is False:
         return (f"Your {path.name} tab has unsaved edits, and {shown} changed on disk too (by spec2code reset?), so "
                 "your edits were not saved for you. This cell used the file on disk. To keep your edits, save them "
-                "with Ctrl+S in that tab; to see the file on disk, use the warning at the top right.")
+                "with Ctrl+S in that tab; to see the file on disk, use the warning at the bottom right.")
     deadline = time.monotonic() + patience
     while time.monotonic() < deadline:
         if _read(path) != before:  # the save landed (with what was typed since, if anything): use it

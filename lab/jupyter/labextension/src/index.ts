@@ -44,6 +44,23 @@ interface Warnings {
 }
 
 const shown = new WeakMap<Context, Warnings>();
+const saving = new WeakSet<Context>(); // documents with a save in flight (the lab's, or the student's Ctrl+S)
+const watched = new WeakSet<Context>();
+
+/** Follow a document's saves: while one is in flight, the file on disk is ahead of the tab by design. */
+function watchSaves(context: Context): void {
+  if (watched.has(context)) {
+    return;
+  }
+  watched.add(context);
+  context.saveState.connect((_, state) => {
+    if (state === 'started') {
+      saving.add(context);
+    } else {
+      saving.delete(context);
+    }
+  });
+}
 
 function warningsOf(context: Context): Warnings {
   let warnings = shown.get(context);
@@ -63,6 +80,7 @@ function openDocuments(app: JupyterFrontEnd): Set<Context> {
     }
     const context = (widget as IDocumentWidget).context;
     if (context.isReady && !context.isDisposed) {
+      watchSaves(context);
       found.add(context);
     }
   }
@@ -76,6 +94,10 @@ async function newerOnDisk(app: JupyterFrontEnd, context: Context): Promise<stri
     return null;
   }
   const disk = await app.serviceManager.contents.get(context.path, { content: false, hash: true });
+  const now = context.contentsModel; // a copy each time it is read: compare what it says
+  if (saving.has(context) || now?.last_modified !== loaded.last_modified || now?.hash !== loaded.hash) {
+    return null; // a save began or ended meanwhile: the disk is this document's own newer version
+  }
   if (loaded.hash && disk.hash) {
     return loaded.hash !== disk.hash ? disk.hash : null;
   }
@@ -168,6 +190,9 @@ function withdrawWarnings(context: Context): void {
 /** Reload every open document that has no unsaved edits and has changed on disk; warn about those with some. */
 async function followTheDisk(app: JupyterFrontEnd): Promise<void> {
   for (const context of openDocuments(app)) {
+    if (saving.has(context)) {
+      continue; // looked at again next round, once the save is done
+    }
     try {
       const version = await newerOnDisk(app, context);
       if (context.isDisposed) {
@@ -258,7 +283,9 @@ function titleTabs(app: JupyterFrontEnd): void {
       const style = document.createElement('style');
       style.id = id;
       const label = `.lm-DockPanel-tabBar .${name} > .lm-TabBar-tabLabel`;
+      // The notebook icon is the same on every tab: its room goes to the title, which seven tabs leave little of.
       style.textContent =
+        `.lm-DockPanel-tabBar .${name} > .lm-TabBar-tabIcon { display: none; }\n` +
         `${label} { font-size: 0; }\n` +
         `${label}::after { content: ${JSON.stringify(`${number} ${found[2]}`)}; font-size: var(--jp-ui-font-size1); }`;
       document.head.appendChild(style);
