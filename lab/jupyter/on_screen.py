@@ -35,9 +35,11 @@ def tabs_sent() -> list[dict]:
 
 
 def the_tab_of(path: Path, tabs: list[dict]) -> dict | None:
-    """The tab showing `path`: its JupyterLab path is relative to the server's folder, which holds the file."""
+    """The tab showing `path`: its JupyterLab path is relative to the server's folder, which holds the file. Of tabs
+    whose paths all end the file's path (`agent.py` and `lab/agent.py`), the longest names it most closely."""
     wanted = Path(path).resolve().as_posix()
-    return next((t for t in tabs if wanted == t["path"] or wanted.endswith("/" + t["path"].lstrip("/"))), None)
+    found = [t for t in tabs if wanted == t["path"] or wanted.endswith("/" + t["path"].lstrip("/"))]
+    return max(found, key=lambda t: len(t["path"]), default=None)
 
 
 def settle(path: Path, tabs: list[dict] | None = None, patience: float = PATIENCE) -> str:

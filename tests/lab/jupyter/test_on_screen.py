@@ -33,6 +33,7 @@ def test_a_tab_is_matched_by_its_path_below_the_servers_folder(tmp_path):
     agent = write_agent(tmp_path, STUB)
     mine = {"path": f"{tmp_path.name}/agent.py", "text": "x"}
     assert on_screen.the_tab_of(agent, [{"path": "agent.py.bak", "text": "y"}, mine]) is mine
+    assert on_screen.the_tab_of(agent, [{"path": "agent.py", "text": "another folder's"}, mine]) is mine
     assert on_screen.the_tab_of(agent, [{"path": "elsewhere/agent.py", "text": "y"}]) is None
 
 
