@@ -169,8 +169,9 @@ def test_each_failure_gets_a_short_note_that_says_why(reports):
     assert notes["empty"] == "no agent.py found in empty/; it holds notes.txt"  # names what was there
     assert notes["syntax_error"].startswith("agent.py has a syntax error on line 1")
     assert "utf-8" in notes["latin1"]
+    loop = STUBS.read_text().splitlines().index(STEP1_STUB.rstrip("\n")) + 1  # where the hanging loop was put
     hung = "step 1 (extract_code): extract_code ran for more than 3 s and was stopped (agent.py line {0}): line {0}: "
-    assert notes["hangs"] in (hung.format(23) + "while True:", hung.format(24) + "pass")  # the loop, or its body
+    assert notes["hangs"] in (hung.format(loop) + "while True:", hung.format(loop + 1) + "pass")  # the loop, its body
     assert notes["holdout_counts_failures"].startswith("step 5 (holdout_check):")
     assert all(len(note) <= NOTE_LENGTH and "\n" not in note for note in notes.values())
 
