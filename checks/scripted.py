@@ -93,26 +93,44 @@ class _Runs:
         import harness
 
         key = self._key(solution_src, test_src, timeout)
-        with self._lock:
-            future, mine = self._runs.get(key), False
-            if future is None:
-                future, mine = Future(), True
-                if len(self._runs) >= self.KEPT:
-                    self._drop_oldest()
-                self._runs[key] = future
-        if mine:
-            try:
-                options = {} if timeout is None else {"timeout": timeout}
-                result = harness.run(solution_src, test_src, **options)
-                future.set_result(result)
-                if result.get("error") is not None:
-                    self._forget(key, future)
-                else:
-                    self._count(key, result)
-            except BaseException as exc:
-                self._forget(key, future)
-                future.set_exception(exc)
+        for attempt in range(2):
+            with self._lock:
+                future, mine = self._runs.get(key), False
+                if future is None:
+                    future, mine = Future(), True
+                    if len(self._runs) >= self.KEPT:
+                        self._drop_oldest()
+                    self._runs[key] = future
+            if mine:
+                self._make(key, future, harness.run, solution_src, test_src, timeout)
+                break
+            if self._clean(future):
+                break
+            # What went wrong in another caller's run (a crash under load) is not handed on: run it again, once.
         return copy.deepcopy(future.result())
+
+    def _make(self, key, future: Future, run, solution_src: str, test_src: str, timeout) -> None:
+        """Run it into `future`, remembered only if it ended cleanly (forgotten before anyone waiting sees it)."""
+        try:
+            options = {} if timeout is None else {"timeout": timeout}
+            result = run(solution_src, test_src, **options)
+        except BaseException as exc:
+            self._forget(key, future)
+            future.set_exception(exc)
+            return
+        if result.get("error") is not None:
+            self._forget(key, future)
+        future.set_result(result)
+        if result.get("error") is None:
+            self._count(key, result)
+
+    @staticmethod
+    def _clean(future: Future) -> bool:
+        """Whether a shared run, once finished, ended without an error (waits for it)."""
+        try:
+            return future.result().get("error") is None
+        except BaseException:
+            return False
 
     def _count(self, key, result: dict) -> None:
         size = len(str(result.get("output", ""))) + sum(len(str(name)) + 4 for name in result.get("failed", ()))

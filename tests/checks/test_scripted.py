@@ -58,3 +58,38 @@ def test_the_memo_of_runs_knows_them_by_hash_and_keeps_a_bounded_amount(monkeypa
     assert calls == []  # still remembered
     memo.run("x" * 1_000_000 + "0", "def test_t(): pass")
     assert len(calls) == 1  # dropped, so run again
+
+
+def test_a_run_that_went_wrong_is_not_handed_to_the_callers_waiting_for_it(monkeypatch):
+    """Two gradings that ask for the same run at once share it; if it crashed (a sandbox under load), the one that
+    waited runs it again rather than judge a student by the other's crash."""
+    import threading
+
+    import harness
+    from checks import scripted
+
+    started, release, calls = threading.Event(), threading.Event(), []
+
+    def run(solution, tests, **_):
+        calls.append(solution)
+        if len(calls) == 1:
+            started.set()
+            release.wait(10)
+            return {"passed": 0, "failed": ["test_t"], "output": "", "error": "crash: the test process stopped"}
+        return {"passed": 1, "failed": [], "output": "", "error": None}
+
+    monkeypatch.setattr(harness, "run", run)
+    memo, got, waiting = scripted._Runs(), {}, threading.Event()
+    clean = memo._clean
+    monkeypatch.setattr(memo, "_clean", lambda future: waiting.set() or clean(future))
+    first = threading.Thread(target=lambda: got.setdefault("first", memo.run("code", "def test_t(): pass")))
+    first.start()
+    assert started.wait(10)
+    waiter = threading.Thread(target=lambda: got.setdefault("waiter", memo.run("code", "def test_t(): pass")))
+    waiter.start()
+    assert waiting.wait(10)  # the waiter is waiting on the first's run
+    release.set()
+    first.join(10), waiter.join(10)
+    assert got["first"]["error"].startswith("crash") and got["waiter"]["error"] is None
+    assert len(calls) == 2
+    assert memo.run("code", "def test_t(): pass")["error"] is None and len(calls) == 2  # the clean run is kept
