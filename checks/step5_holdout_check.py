@@ -13,18 +13,41 @@ def failing_names(agent, solution: str, runs=None) -> list:
     return agent.call("holdout_check", solution, runs=runs)  # a list of str: the engine sees to that
 
 
+def names_for_a_lab_solution(agent, solution: str) -> list:
+    """`holdout_check` of one of the lab's own solutions, which always complete: if the run the lab served it ended
+    in an error anyway (a sandbox that crashed under load), the call is made once more, so that a student is never
+    judged on the lab's failure."""
+    got = failing_names(agent, solution)
+    if any(run["result"].get("error") for run in _held_out_runs(agent, solution)):
+        got = failing_names(agent, solution)
+    return got
+
+
+def expected_for_a_lab_solution(solution: str) -> list:
+    """The held-out tests one of the lab's own solutions fails, by the grader's own run; run once more if it ended
+    in an error, and then the lab's error, never the student's."""
+    for _ in range(2):
+        result = run_tests(solution, harness.HOLDOUT_TESTS)
+        if result["error"] is None:
+            return result["failed"]
+    raise RuntimeError(f"the lab's own run of the held-out tests ended in an error twice ({result['error']})")
+
+
+def _held_out_runs(agent, solution: str) -> list:
+    return [run for run in agent.served if run["solution"] == solution and run["tests"] == harness.HOLDOUT_TESTS]
+
+
 def expect_names(agent, got: list, solution: str, expected: list | None = None) -> None:
     """`got` names exactly the held-out tests that `solution` fails (as the grader's own run finds them), and it is
     what a run the grader served to this call returned: the list was measured, not remembered or made up."""
     if expected is None:
-        expected = run_tests(solution, harness.HOLDOUT_TESTS)["failed"]
+        expected = expected_for_a_lab_solution(solution)
     if sorted(got) != sorted(expected):
         hint = "run harness.HOLDOUT_TESTS against solution_src with harness.run and return result['failed']"
         if not got:
             hint = "did you run the held-out tests? harness.run(solution_src, harness.HOLDOUT_TESTS)"
         raise CheckFailed(f"expected {cut(expected)}, got {cut(got)}", hint)
-    measured = [run["result"] for run in agent.served
-                if run["solution"] == solution and run["tests"] == harness.HOLDOUT_TESTS]
+    measured = [run["result"] for run in _held_out_runs(agent, solution)]
     need(
         any(sorted(result.get("failed", [])) == sorted(got) for result in measured),
         "expected the list to come from running the held-out tests on this solution with harness.run, but "
@@ -37,7 +60,7 @@ def expect_names(agent, got: list, solution: str, expected: list | None = None) 
 def finds_nothing_wrong_with_a_correct_solution(agent):
     """returns an empty list for a correct solution"""
     solution = agent.script.solutions["reference"]
-    got = failing_names(agent, solution)
+    got = names_for_a_lab_solution(agent, solution)
     if got:
         fail("[] (the reference solution passes every held-out test)", got,
              "return only the tests that failed (result['failed']), not all of them")
@@ -48,14 +71,14 @@ def finds_nothing_wrong_with_a_correct_solution(agent):
 def names_what_the_century_bug_fails(agent):
     """names the held-out tests that a solution forgetting the century rule fails"""
     solution = agent.script.solutions["forgets_centuries"]
-    expect_names(agent, failing_names(agent, solution), solution)
+    expect_names(agent, names_for_a_lab_solution(agent, solution), solution)
 
 
 @check
 def catches_a_solution_fitted_to_the_visible_tests(agent):
     """catches a solution that only fits the visible tests (a lookup of their years)"""
     solution = agent.script.fitted
-    expect_names(agent, failing_names(agent, solution), solution)
+    expect_names(agent, names_for_a_lab_solution(agent, solution), solution)
 
 
 # Solutions whose held-out run cannot complete, and what harness.run says then: every test named as failing, and
