@@ -63,7 +63,7 @@ def test_a_wrong_agent_fails_only_the_step_it_breaks(path, reports):
     want = {
         s.number: "failed" if s.number == broken else "blocked" if broken in s.needs else "passed" for s in STEPS
     }
-    assert statuses(report) == want
+    assert statuses(report) == want, failures(report)  # a step failed that should not have: say why it did
     # A blocked step is judged with the reference in place of the broken one: its correct code would pass.
     for waiting in (s for s in report["steps"] if s["status"] == "blocked"):
         assert {c.get("would") for c in waiting["checks"]} == {"pass"}, waiting
@@ -75,11 +75,16 @@ def test_a_wrong_agent_fails_only_the_step_it_breaks(path, reports):
     assert declared["says"] in f"{found['message']} {cause['description']} {cause['message']} {cause['hint']}", found
 
 
+def failures(report: dict) -> list:
+    """What the report says went wrong, check by check: what an assertion on the statuses shows when it fails."""
+    return [(s["step"], c["name"], c.get("message", ""), c.get("hint", ""))
+            for s in report["steps"] for c in s["checks"] if c["status"] != "passed"]
+
+
 @pytest.mark.parametrize("path", CORRECT, ids=lambda p: p.stem)
 def test_a_correct_agent_written_differently_passes_every_check(path, reports):
     report = reports[path]
-    failing = [(s["step"], c["name"], c["message"]) for s in report["steps"] for c in s["checks"] if c["status"] != "passed"]
-    assert failing == []
+    assert failures(report) == []
     assert report["passed"] == report["total"] == 5
 
 
@@ -88,19 +93,18 @@ def test_a_forging_agent_earns_only_what_it_did_honestly(path, reports):
     honest = set(expected(path)["may_pass"])
     passed = {number for number, status in statuses(reports[path]).items() if status == "passed"}
     assert passed <= honest, f"forged steps passed: {sorted(passed - honest)}"
-    assert all(statuses(reports[path])[n] == "passed" for n in honest)
+    assert all(statuses(reports[path])[n] == "passed" for n in honest), failures(reports[path])
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_an_honest_agent_passes_whatever_the_checks_draw(seed, tmp_path):
     for path, report in graded([REFERENCE] + CORRECT, tmp_path, seed=seed).items():
-        assert report["passed"] == 5, (path.name, seed, [c for s in report["steps"] for c in s["checks"]
-                                                         if c["status"] != "passed"])
+        assert report["passed"] == 5, (path.name, seed, failures(report))
 
 
 def test_a_wrong_agent_fails_the_same_way_whatever_the_checks_draw(reports, tmp_path):
     for path, report in graded(WRONG, tmp_path, seed=7).items():
-        assert statuses(report) == statuses(reports[path]), path.name
+        assert statuses(report) == statuses(reports[path]), (path.name, failures(report), failures(reports[path]))
 
 
 def test_the_checks_inputs_change_with_the_seed_and_not_without():
