@@ -160,7 +160,10 @@ def test_a_reload_opening_every_notebook_at_once_gets_every_session_and_keeps_th
         in_use = sessions[looked_at]
         assert asyncio.run(execute_over_websocket(lab, in_use, "6 * 7"))["text/plain"] == "42"
         deadline = time.monotonic() + SETTLED
-        while len(running) > kernels.MOST_KERNELS and time.monotonic() < deadline:
+        # Sessions and kernels are read one after the other: a stop that ends between the two reads shows a session
+        # whose kernel has just gone. Settled is when they agree again, as JupyterLab's next poll finds them.
+        while (len(running) > kernels.MOST_KERNELS or set(sessions.values()) != running) \
+                and time.monotonic() < deadline:
             time.sleep(0.5)
             sessions, running = sessions_and_kernels(lab)
         assert len(running) <= kernels.MOST_KERNELS, f"{len(running)} kernels still run after reload {reloads + 1}"
