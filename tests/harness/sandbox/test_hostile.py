@@ -38,7 +38,9 @@ TIMEOUT = 3.0  # seconds given to every run of the corpus
 MARGIN = 2.0  # run must return within TIMEOUT + MARGIN
 WARMUP_TIMEOUT = 20.0  # the first run may start the sandbox's server
 MAX_RESULT = 64 * 1024  # characters of json.dumps(result)
-WORKERS = 3  # worker processes running the cases that need no watching alone
+# Worker processes for the cases that need no watching alone. Most of their time is a 3 s timeout waited out, so
+# more workers than cores pay: on 2 cores 6 ran the batch in 22 s where 3 took 36 (and 8, 20).
+WORKERS = 6
 KINDS = ("syntax error", "import error", "test error", "timeout", "memory", "crash", "no tests")
 CUT_NOTE = re.compile(r"cut|truncat|omitted|elided|\[\.\.\.\]|\u2026", re.I)
 NOBODY = 65534
