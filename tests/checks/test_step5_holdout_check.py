@@ -1,9 +1,13 @@
 """checks/step5_holdout_check: a run of the lab's own solution that the sandbox fails is never the student's fault."""
 
-import harness
+import pytest
+
 import checks
+import harness
 from checks import scripted
 from tests.paths import REFERENCE_AGENT as REFERENCE
+
+pytestmark = pytest.mark.slow  # each grades step 5 of the reference: over half a second
 
 CRASHED = "crash: the test process stopped before reporting all results"
 
