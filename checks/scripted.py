@@ -90,10 +90,8 @@ class _Runs:
         return digest.digest()
 
     def run(self, solution_src: str, test_src: str, timeout=None) -> dict:
-        import harness
-
         key = self._key(solution_src, test_src, timeout)
-        for attempt in range(2):
+        for _ in range(2):  # a second time only if the run shared with another caller went wrong
             with self._lock:
                 future, mine = self._runs.get(key), False
                 if future is None:
@@ -102,18 +100,20 @@ class _Runs:
                         self._drop_oldest()
                     self._runs[key] = future
             if mine:
-                self._make(key, future, harness.run, solution_src, test_src, timeout)
+                self._make(key, future, solution_src, test_src, timeout)
                 break
             if self._clean(future):
                 break
             # What went wrong in another caller's run (a crash under load) is not handed on: run it again, once.
         return copy.deepcopy(future.result())
 
-    def _make(self, key, future: Future, run, solution_src: str, test_src: str, timeout) -> None:
+    def _make(self, key, future: Future, solution_src: str, test_src: str, timeout) -> None:
         """Run it into `future`, remembered only if it ended cleanly (forgotten before anyone waiting sees it)."""
+        import harness
+
         try:
             options = {} if timeout is None else {"timeout": timeout}
-            result = run(solution_src, test_src, **options)
+            result = harness.run(solution_src, test_src, **options)
         except BaseException as exc:
             self._forget(key, future)
             future.set_exception(exc)
