@@ -75,16 +75,17 @@ def test_a_wrong_agent_fails_only_the_step_it_breaks(path, reports):
     assert declared["says"] in f"{found['message']} {cause['description']} {cause['message']} {cause['hint']}", found
 
 
-def failures(report: dict) -> list:
-    """What the report says went wrong, check by check: what an assertion on the statuses shows when it fails."""
-    return [(s["step"], c["name"], c.get("message", ""), c.get("hint", ""))
-            for s in report["steps"] for c in s["checks"] if c["status"] != "passed"]
+def failures(report: dict) -> str:
+    """What the report says went wrong, a line a check: what an assertion on the statuses shows when it fails (a
+    string, which pytest prints whole, where it would cut a list short)."""
+    return "\n".join(f"step {s['step']} {c['name']}: {c.get('message', '')} | hint: {c.get('hint', '')}"
+                     for s in report["steps"] for c in s["checks"] if c["status"] != "passed")
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=lambda p: p.stem)
 def test_a_correct_agent_written_differently_passes_every_check(path, reports):
     report = reports[path]
-    assert failures(report) == []
+    assert failures(report) == ""
     assert report["passed"] == report["total"] == 5
 
 
@@ -99,12 +100,13 @@ def test_a_forging_agent_earns_only_what_it_did_honestly(path, reports):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_an_honest_agent_passes_whatever_the_checks_draw(seed, tmp_path):
     for path, report in graded([REFERENCE] + CORRECT, tmp_path, seed=seed).items():
-        assert report["passed"] == 5, (path.name, seed, failures(report))
+        assert report["passed"] == 5, f"{path.name}, seed {seed}:\n{failures(report)}"
 
 
 def test_a_wrong_agent_fails_the_same_way_whatever_the_checks_draw(reports, tmp_path):
     for path, report in graded(WRONG, tmp_path, seed=7).items():
-        assert statuses(report) == statuses(reports[path]), (path.name, failures(report), failures(reports[path]))
+        assert statuses(report) == statuses(reports[path]), \
+            f"{path.name}, seed 7:\n{failures(report)}\nwithout a seed:\n{failures(reports[path])}"
 
 
 def test_the_checks_inputs_change_with_the_seed_and_not_without():
