@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from harness import settings
+from harness import settings, syntax
 from harness.text import cut
 
 from .runner.outcomes import AgentError, Crashed, LoadFailed, NotStarted, Raised, TimedOut, counted_words
@@ -277,7 +277,7 @@ def _line_of(source: str | None, line) -> str:
 def _parameters(source: str | None, function: str) -> tuple[tuple[str, ...], int] | None:
     """(parameter names, line of the def) of a top-level function in the source, if it is defined there."""
     try:
-        tree = ast.parse(source or "")
+        tree = syntax.parse(source or "")
     except (SyntaxError, ValueError):
         return None
     for node in tree.body:

@@ -3,6 +3,7 @@
 import ast
 
 import harness
+from harness import syntax
 from checks.define import CheckFailed, check, cut, fail, need, pytest_view
 from checks.scripted import run_tests
 
@@ -113,7 +114,7 @@ def never_reads_an_error_as_nothing_failed(agent):
 
 def held_out_names(source: str) -> list[str]:
     """The test functions a test source defines, in order (what a run that could not complete names as failing)."""
-    tree = ast.parse(source)
+    tree = syntax.parse(source)
     return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test")]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from harness import syntax
+
 CALL_LIMIT = 3.0  # seconds one call of a learner's function may take before it is stopped, unless its step says more
 
 
@@ -82,7 +84,7 @@ def is_stub(source: str, function: str) -> bool:
 def stub_line(source: str, function: str) -> int | None:
     """The line of the stub's `raise NotImplementedError(...)` when `function` is still the stub (see is_stub)."""
     try:
-        tree = ast.parse(source)
+        tree = syntax.parse(source)
     except (SyntaxError, ValueError):
         return None
     for node in tree.body:

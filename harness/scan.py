@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 
+from . import syntax
+
 TEST_LITERALS, EARLY_EXIT, INSPECTION = "test literals", "early exit", "inspection"
 
 _EXITS = {"exit", "quit", "sys.exit", "os._exit", "os.abort", "os.kill", "os.killpg", "signal.raise_signal"}
@@ -27,7 +29,7 @@ def scan(solution_src: str, tests_src: str = "") -> list[dict]:
     os._exit, raise SystemExit, ...), "inspection" (frames, gc, files, the test framework, the builtins).
     """
     try:
-        tree = ast.parse(solution_src)
+        tree = syntax.parse(solution_src)
     except (SyntaxError, ValueError):
         return []
     inputs = inputs_of(tests_src, _public_functions(tree))
@@ -42,7 +44,7 @@ def inputs_of(tests_src: str, functions: set[str] | None = None) -> dict[str, ob
     Arguments of calls to those functions, the items of a literal a test loops over while calling them, and
     the values of `pytest.mark.parametrize`."""
     try:
-        tree = ast.parse(tests_src)
+        tree = syntax.parse(tests_src)
     except (SyntaxError, ValueError):
         return {}
     found: dict[str, object] = {}

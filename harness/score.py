@@ -12,7 +12,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import sandbox
+from . import sandbox, syntax
 from .tasks import Task, task as find_task
 
 BROKEN = "raise ImportError('no solution: the lab lists the tests')\n"  # every test fails: the roster of names
@@ -100,7 +100,7 @@ def matrix(solutions, tests, *, timeout: float | None = None) -> dict:
 def no_assertion(test_src: str) -> list[str]:
     """Test functions that check nothing: no assert, no pytest.raises or warns, no helper of the module that does."""
     try:
-        tree = ast.parse(test_src)
+        tree = syntax.parse(test_src)
     except (SyntaxError, ValueError):
         return []
     functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from checks.steps import STEPS
+from harness import syntax
 from harness.settings import REFERENCE_AGENT
 
 HEADER = '''\
@@ -29,7 +30,7 @@ def render(reference_source: str | None = None) -> str:
     """The stub file: each step's function from the reference, down to its docstring, then a raise."""
     source = REFERENCE_AGENT.read_text(encoding="utf-8") if reference_source is None else reference_source
     lines = source.splitlines()
-    functions = {node.name: node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+    functions = {node.name: node for node in syntax.parse(source).body if isinstance(node, ast.FunctionDef)}
     parts = [HEADER]
     for step in STEPS:
         node = functions[step.function]

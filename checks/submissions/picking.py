@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import syntax
 from harness.errors import NotPythonSource
 from harness.files import read_source
 
@@ -171,7 +172,7 @@ def defined(path: Path) -> set[str]:
     try:
         if path.stat().st_size > MAX_AGENT_BYTES:  # never parsed: the runner refuses it unread, and 24 MB took 2 GB
             return set()
-        tree = ast.parse(read_source(path))
+        tree = syntax.parse(read_source(path))
     except (OSError, NotPythonSource, SyntaxError, ValueError, RecursionError):
         return set()
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))} & FUNCTIONS

@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from .. import syntax
 from ..tasks import Task
 
 MAX_CALLS = 20  # quoted calls read from one prompt: feedback quotes a few, and a grader runs this for every prompt
@@ -94,7 +95,7 @@ def _rule(word: str) -> re.Pattern:
 
 def _id_values(ident: str) -> list:
     try:
-        return [ast.literal_eval(ident), ident]
+        return [syntax.literal(ident), ident]
     except _UNREADABLE:
         return [ident]
 
@@ -152,7 +153,7 @@ def _call_at(text: str, opened: int):
         return None
     source = text[opened : i - 1]
     try:
-        call = ast.parse(f"f({source})", mode="eval").body
+        call = syntax.parse(f"f({source})", mode="eval").body
         args = tuple(ast.literal_eval(a) for a in call.args)
         kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg}
     except _UNREADABLE:
@@ -183,7 +184,7 @@ def _other_side(line: str, side: str):
     if not stated:
         return _NOTHING
     try:
-        tree = ast.parse(stated.group(1).strip(), mode="eval").body
+        tree = syntax.parse(stated.group(1).strip(), mode="eval").body
         if isinstance(tree, ast.Tuple) and tree.elts:  # "assert f(x) is False, x"
             tree = tree.elts[0]
         if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], (ast.Eq, ast.Is))):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import atexit
 import base64
 import functools
@@ -16,7 +15,7 @@ import sys
 import threading
 import time
 
-from .. import settings
+from .. import settings, syntax
 from ..levels import NAMESPACES, PROCESS, TABLE
 from . import wire
 from .results import MAX_TEST_SOURCE, assemble, result, static_names
@@ -241,9 +240,10 @@ def _compile_tests(test_src: str) -> str | None:
     try:
         from _pytest.assertion.rewrite import rewrite_asserts
 
-        tree = ast.parse(test_src, "test_solution.py")
-        rewrite_asserts(tree, test_src.encode(), "test_solution.py", None)
-        code = compile(tree, "test_solution.py", "exec", dont_inherit=True)
+        with syntax.LOCK:  # a tree built and compiled one thread at a time (see harness/syntax.py)
+            tree = syntax.parse(test_src, "test_solution.py")
+            rewrite_asserts(tree, test_src.encode(), "test_solution.py", None)
+            code = compile(tree, "test_solution.py", "exec", dont_inherit=True)
         return base64.b64encode(marshal.dumps(code)).decode()
     except Exception:  # noqa: BLE001 - the run compiles it itself and reports the problem properly
         return None

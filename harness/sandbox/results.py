@@ -10,6 +10,7 @@ import ast
 import functools
 import re
 
+from .. import syntax
 from ..text import clean, cut, one_line
 
 MAX_OUTPUT = 8000  # characters of failure details returned, so a result stays small
@@ -29,7 +30,7 @@ def static_names(test_src: str) -> tuple:
         found = re.finditer(r"^(?:async[ \t]+)?def[ \t]+(test\w*)", test_src, re.M)
         return tuple(dict.fromkeys(m.group(1) for _, m in zip(range(MAX_TESTS), found)))
     try:
-        tree = ast.parse(test_src)
+        tree = syntax.parse(test_src)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return ()
     names = []

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from checks.steps import STEPS, is_stub, step
+from harness import syntax
 from harness.errors import LabError
 from harness.files import read_source
 from harness.settings import REFERENCE_AGENT, agent_path, shown
@@ -89,7 +90,7 @@ def functions_in(path: Path) -> tuple[dict[str, str], str | None]:
     """Each top-level function's source, with the private helpers it uses before it; or a problem to show."""
     try:
         source = path.read_text(encoding="utf-8", errors="replace")
-        tree = ast.parse(source)
+        tree = syntax.parse(source)
     except OSError as exc:
         return {}, f"(cannot read {shown(path)}: {exc.strerror})"
     except SyntaxError as exc:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from checks.steps import step
+from harness import syntax
 from harness.errors import LabError, UsageError
 from harness.files import read_source, write_atomically
 from harness.settings import PROJECT_ROOT, agent_path, shown
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 def with_stub(source: str, chosen, stubs: str) -> str:
     """`source` with the function of one step put back as its stub; the rest of the file as it was."""
     try:
-        tree = ast.parse(source)
+        tree = syntax.parse(source)
     except SyntaxError as exc:
         raise LabError(
             f"agent.py has a syntax error on line {exc.lineno}, so step {chosen.number} cannot be found in it alone: "
@@ -83,7 +84,7 @@ def with_stub(source: str, chosen, stubs: str) -> str:
 
 def _function_text(source: str, name: str) -> str:
     lines = source.splitlines(keepends=True)
-    node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    node = next(n for n in syntax.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name)
     return "".join(lines[node.lineno - 1 : node.end_lineno])
 
 
