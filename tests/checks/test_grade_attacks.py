@@ -1,6 +1,6 @@
-"""A class of references, attackers and a link to a classmate's file, graded twice (one at a time, then two at a
-time): every reference earns 5/5, every attacker at most what its honest work earns, the link a row of its own with
-nothing, nothing of theirs is left running, and both CSVs are the same. Then, at the user level (root with Docker's
+"""A class of references, attackers and a link to a classmate's file, graded twice at once (one at a time, and two at
+a time beside it): every reference earns 5/5, every attacker at most what its honest work earns, the link a row of
+its own with nothing, nothing of theirs is left running, and both CSVs are the same. Then, at the user level (root with Docker's
 default walls: no namespaces), an agent that hunts for the reference beside the lab and one that reads a
 classmate's copy: grading refuses while the reference is open to every user, and earns them nothing once it is not,
 from a checkout every user can read and from a private one."""
@@ -8,6 +8,7 @@ from a checkout every user can read and from a private one."""
 import csv
 import io
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -64,13 +66,18 @@ def class_folder():
     shutil.rmtree(folder.parent, ignore_errors=True)
 
 
-def grade_class(folder, jobs: int, out) -> dict:
-    os.environ["SPEC2CODE_SEED"] = "20261201"  # one draw for both gradings, so their CSVs can be compared
+def grade_class(folder, out, *jobs: int) -> list[dict]:
+    """The class graded once with each number of jobs, all at the same time: its rows by submission, per grading."""
+    os.environ["SPEC2CODE_SEED"] = "20261201"  # one draw for every grading, so their CSVs can be compared
     try:
-        assert grade.main([str(folder), "--format", "csv", "--out", str(out), "--jobs", str(jobs)]) == 0
+        with ThreadPoolExecutor(len(jobs)) as pool:
+            codes = list(pool.map(lambda n: grade.main([str(folder), "--format", "csv", "--out", str(out / f"jobs{n}.csv"),
+                                                        "--jobs", str(n)]), jobs))
     finally:
         del os.environ["SPEC2CODE_SEED"]
-    return {row["submission"]: row for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
+    assert codes == [0] * len(jobs)
+    return [{row["submission"]: row for row in csv.DictReader(io.StringIO((out / f"jobs{n}.csv").read_text(encoding="utf-8")))}
+            for n in jobs]
 
 
 def left_running(patience: float = 10) -> dict:
@@ -98,11 +105,16 @@ def left_running(patience: float = 10) -> dict:
         time.sleep(0.5)
 
 
+def measured_as_n(csv_file: Path) -> str:
+    """A CSV's text without the seconds of runs a timed-out call was counted (checks/runner/outcomes.counted_words):
+    a measure of the machine's load, said only from half a second on."""
+    return re.sub(r", counting [\d.]+ s of the runs it asked for", "", csv_file.read_text(encoding="utf-8"))
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="the class's children get users of their own only as root")
 def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_folder, tmp_path):
-    one_at_a_time = grade_class(class_folder, 1, tmp_path / "jobs1.csv")
-    assert left_running() == {}
-    two_at_a_time = grade_class(class_folder, 2, tmp_path / "jobs2.csv")
+    # Side by side, so the class takes as long as its one-at-a-time grading (its hanging attacker holds each for 27 s).
+    one_at_a_time, _ = grade_class(class_folder, tmp_path, 1, 2)
     assert left_running() == {}
     for name in REFERENCES:
         assert one_at_a_time[name]["total"] == "5", (name, one_at_a_time[name]["notes"])
@@ -110,7 +122,8 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
         assert float(one_at_a_time[name]["total"]) <= most, (name, one_at_a_time[name])
     assert one_at_a_time[LINKED]["total"] == "0" and "link to a file outside" in one_at_a_time[LINKED]["notes"]
     assert len(one_at_a_time) == len(REFERENCES) + len(AT_MOST) + 1  # no row dropped
-    assert (tmp_path / "jobs1.csv").read_text() == (tmp_path / "jobs2.csv").read_text()
+    # The same rows, word for word, but for how long a stopped call's runs took: a measure of the machine's load.
+    assert measured_as_n(tmp_path / "jobs1.csv") == measured_as_n(tmp_path / "jobs2.csv")
     assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")
 
 

@@ -34,12 +34,12 @@ from tests.paths import HOSTILE
 from tests.paths import ROOT as REPO
 REPORT_DIR = Path(os.environ.get("HOSTILE_REPORTS") or REPO / "test-artifacts")
 LEVELS = [level for level in os.environ.get("HOSTILE_LEVELS", "auto,process").split(",") if level]
-TIMEOUT = 3.0  # seconds given to every run of the corpus
+TIMEOUT = 2.0  # seconds given to every run of the corpus (its hangs and loops wait this out: 26 runs a level)
 MARGIN = 2.0  # run must return within TIMEOUT + MARGIN
 WARMUP_TIMEOUT = 20.0  # the first run may start the sandbox's server
 MAX_RESULT = 64 * 1024  # characters of json.dumps(result)
-# Worker processes for the cases that need no watching alone. Most of their time is a 3 s timeout waited out, so
-# more workers than cores pay: on 2 cores 6 ran the batch in 22 s where 3 took 36 (and 8, 20).
+# Worker processes for the cases that need no watching alone. Much of their time is the timeout waited out, so more
+# workers than cores pay: on 2 cores 6 ran the batch in 22 s where 3 took 36 (and 8, 20), with a 3 s timeout.
 WORKERS = 6
 KINDS = ("syntax error", "import error", "test error", "timeout", "memory", "crash", "no tests")
 CUT_NOTE = re.compile(r"cut|truncat|omitted|elided|\[\.\.\.\]|\u2026", re.I)
