@@ -505,7 +505,11 @@ def test_a_reload_with_several_notebooks_open_shows_no_dialog_and_the_notebook_o
         tab(page, names[-1]).wait_for()
         assert "lm-mod-current" in tab(page, names[-1]).get_attribute("class")
         idle.wait_for()
-        time.sleep(8)  # the sessions of the other notebooks are made meanwhile; an error would show as a dialog
+        # The sessions of the other notebooks are made meanwhile; an error in one would show as a dialog.
+        deadline = time.monotonic() + 30
+        while not (sorted(sessions()) == sorted(names) and all(sessions().values())) and time.monotonic() < deadline:
+            time.sleep(0.25)
+        time.sleep(1)  # a dialog for the last of them has drawn by now
         assert page.evaluate("() => window.dialogsShown") == [], f"reload {reloads + 1} showed a dialog"
         assert idle.is_visible(), "the notebook on screen lost its kernel"
         assert sorted(sessions()) == sorted(names) and all(sessions().values()), sessions()
