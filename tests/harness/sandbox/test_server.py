@@ -20,7 +20,8 @@ TEST_ADD = "def test_it():\n    assert add(1, 2) == 3\n"
 
 # A caller that starts a run of a solution that sleeps, says where its server keeps its folder, then waits.
 CALLER = f"""
-import json, sys, threading, time
+import json, signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, even where the suite ignores Ctrl-C
 sys.path.insert(0, {str(ROOT)!r})
 import harness
 from harness.sandbox import caller
