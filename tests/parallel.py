@@ -1,6 +1,6 @@
-"""How `make test` can share the tests out to both cores: pytest-xdist, in units of work this plugin defines.
+"""How `make test` shares the tests out to both cores: pytest-xdist, in units of work this plugin defines.
 
-`make test PYTEST_ARGS="-n 2 --dist loadgroup"` (opt-in; see the Makefile) shares them out in these units: each test
+`make test` (pytest's `-n 2 --dist loadgroup`: see the Makefile) shares them out in these units: each test
 file is one unit, run by one worker, so that a module's fixture (a corpus graded or attacked once, a JupyterLab
 started once) is made once per run, not once per worker. Units go out longest first, so that no core waits at the
 end on one long file. The tests marked `alone` (they time something, or watch the whole machine) make one unit, run
@@ -17,26 +17,27 @@ from pathlib import Path
 
 import pytest
 
-# The longest units, longest first, as measured (a unit not listed here only waits its turn). The other files follow
-# in the order pytest collects them, then the tests marked alone.
+# The longest units, longest first, as measured in one process (seconds of wall time; CPU seconds where they are
+# well over it, since the grading units spend both cores and slow down beside another). A unit not listed here only
+# waits its turn. The other files follow in the order pytest collects them, then the tests marked alone.
 LONGEST = (
-    "tests/harness/sandbox/test_hostile.py",  # with test_levels.py: the hostile corpus, four times
-    "tests/checks/test_corpus.py",
-    "tests/test_notebooks.py",
-    "tests/lab/commands/test_gap.py",
-    "tests/checks/autograder/test_gradescope.py",
-    "tests/test_browser.py",
-    "tests/harness/test_score.py",
-    "tests/lab/jupyter/test_launcher.py",
-    "tests/harness/sandbox/test_concurrency.py",
-    "tests/checks/test_engine.py",
-    "tests/harness/test_tasks.py",
-    "tests/checks/test_check_command.py",
-    "tests/checks/report/test_class_page.py",
-    "tests/checks/test_grade_command.py",
-    "tests/harness/sandbox/test_server.py",
-    "tests/harness/sandbox/test_caller.py",
-    "tests/harness/sandbox/test_caller_errors.py",
+    "tests/harness/sandbox/test_hostile.py",  # 110 s (174 CPU-s), with test_levels.py: the hostile corpus, five times
+    "tests/test_browser.py",  # 111 s
+    "tests/checks/test_corpus.py",  # 50 s (80 CPU-s)
+    "tests/test_notebooks.py",  # 40 s (67 CPU-s)
+    "tests/lab/jupyter/test_kernels.py",  # 32 s
+    "tests/checks/autograder/test_gradescope.py",  # 30 s, 13 of them alone
+    "tests/harness/sandbox/test_concurrency.py",  # 22 s (33 CPU-s)
+    "tests/harness/test_score.py",  # 15 s
+    "tests/lab/jupyter/test_try_cell.py",  # 15 s
+    "tests/checks/test_diagnosis.py",  # 14 s
+    "tests/lab/jupyter/test_launcher.py",  # 12 s
+    "tests/checks/test_engine.py",  # 11 s
+    "tests/checks/report/test_class_page.py",  # 9 s
+    "tests/harness/sandbox/test_caller.py",  # 8 s
+    "tests/lab/commands/test_grade.py",  # 6 s
+    "tests/lab/commands/test_check.py",  # 6 s
+    "tests/lab/commands/test_gap.py",  # 5 s
 )
 # Files that run in the unit of another, one after the other: each runs the whole hostile corpus and judges it by what
 # it finds on the whole machine (files in /tmp, processes, attack leftovers), so no two corpora may run at once.
