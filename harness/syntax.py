@@ -24,5 +24,5 @@ def parse(source, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
 
 
 def literal(text: str):
-    """`ast.literal_eval` of a string: the Python literal it spells (raises ValueError or SyntaxError if it is not one)."""
+    """`ast.literal_eval` of a string: the literal it spells (raises ValueError or SyntaxError if it spells none)."""
     return ast.literal_eval(parse(text.lstrip(" \t"), mode="eval"))

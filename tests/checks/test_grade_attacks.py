@@ -1,9 +1,9 @@
 """A class of references, attackers and a link to a classmate's file, graded twice at once (one at a time, and two at
 a time beside it): every reference earns 5/5, every attacker at most what its honest work earns, the link a row of
-its own with nothing, nothing of theirs is left running, and both CSVs are the same. Then, at the user level (root with Docker's
-default walls: no namespaces), an agent that hunts for the reference beside the lab and one that reads a
-classmate's copy: grading refuses while the reference is open to every user, and earns them nothing once it is not,
-from a checkout every user can read and from a private one."""
+its own with nothing, nothing of theirs is left running, and both CSVs are the same. Then, at the user level (root
+with Docker's default walls: no namespaces), an agent that hunts for the reference beside the lab and one that reads
+a classmate's copy: grading refuses while the reference is open to every user, and earns them nothing once it is
+not, from a checkout every user can read and from a private one."""
 
 import csv
 import io
@@ -71,13 +71,13 @@ def grade_class(folder, out, *jobs: int) -> list[dict]:
     os.environ["SPEC2CODE_SEED"] = "20261201"  # one draw for every grading, so their CSVs can be compared
     try:
         with ThreadPoolExecutor(len(jobs)) as pool:
-            codes = list(pool.map(lambda n: grade.main([str(folder), "--format", "csv", "--out", str(out / f"jobs{n}.csv"),
-                                                        "--jobs", str(n)]), jobs))
+            codes = list(pool.map(lambda n: grade.main([str(folder), "--format", "csv", "--jobs", str(n),
+                                                        "--out", str(out / f"jobs{n}.csv")]), jobs))
     finally:
         del os.environ["SPEC2CODE_SEED"]
     assert codes == [0] * len(jobs)
-    return [{row["submission"]: row for row in csv.DictReader(io.StringIO((out / f"jobs{n}.csv").read_text(encoding="utf-8")))}
-            for n in jobs]
+    texts = [(out / f"jobs{n}.csv").read_text(encoding="utf-8") for n in jobs]
+    return [{row["submission"]: row for row in csv.DictReader(io.StringIO(text))} for text in texts]
 
 
 def left_running(patience: float = 10) -> dict:
@@ -105,7 +105,7 @@ def left_running(patience: float = 10) -> dict:
         time.sleep(0.5)
 
 
-def measured_as_n(csv_file: Path) -> str:
+def without_measured_seconds(csv_file: Path) -> str:
     """A CSV's text without the seconds of runs a timed-out call was counted (checks/runner/outcomes.counted_words):
     a measure of the machine's load, said only from half a second on."""
     return re.sub(r", counting [\d.]+ s of the runs it asked for", "", csv_file.read_text(encoding="utf-8"))
@@ -123,7 +123,7 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
     assert one_at_a_time[LINKED]["total"] == "0" and "link to a file outside" in one_at_a_time[LINKED]["notes"]
     assert len(one_at_a_time) == len(REFERENCES) + len(AT_MOST) + 1  # no row dropped
     # The same rows, word for word, but for how long a stopped call's runs took: a measure of the machine's load.
-    assert measured_as_n(tmp_path / "jobs1.csv") == measured_as_n(tmp_path / "jobs2.csv")
+    assert without_measured_seconds(tmp_path / "jobs1.csv") == without_measured_seconds(tmp_path / "jobs2.csv")
     assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")
 
 
