@@ -144,6 +144,9 @@ async function showTheDisk(app: JupyterFrontEnd, context: Context): Promise<void
     const kept = await keepAside(app, context);
     await context.revert();
     context.model.dirty = false;
+    // The tab shows the disk now: its warning goes at once, not at the next look at the disk. Typing before that
+    // look kept the warning, and a check run then told the student the file had changed on disk again.
+    withdrawWarnings(context);
     Notification.info(naming(kept, file => `Your unsaved edits are kept in ${file}.`), { autoClose: false });
   } catch (error) {
     Notification.error(`Your edits could not be kept (${error}), so the tab still shows them. Save them with Ctrl+S.`,
