@@ -1,6 +1,6 @@
 """Python source read into syntax trees, safely from any number of threads at once.
 
-CPython up to 3.11.7 and 3.12.1 (and every 3.10) counts the depth of each tree it builds in one counter shared by
+CPython 3.11 before 3.11.8, and 3.12 before 3.12.2, counts the depth of each tree it builds in one counter shared by
 all threads; when a garbage collection inside one parse lets another thread parse, both can fail with
 "SystemError: AST constructor recursion depth mismatch" (python/cpython gh-106905). The lab parses learners' and
 models' code in many threads at once (a class graded with --jobs, the checks' threads), and a check that failed

@@ -13,8 +13,8 @@ import pytest
 from harness import syntax
 from tests.paths import ROOT
 
-# The Pythons whose parses share one depth counter: the fix came in 3.11.8 and 3.12.2.
-AFFECTED = sys.version_info < (3, 11, 8) or (3, 12) <= sys.version_info < (3, 12, 2)
+# The Pythons known to share one depth counter between threads' parses: the fix came in 3.11.8 and 3.12.2.
+AFFECTED = (3, 11) <= sys.version_info < (3, 11, 8) or (3, 12) <= sys.version_info < (3, 12, 2)
 SOURCE = (ROOT / "checks" / "engine.py").read_text(encoding="utf-8")
 
 
