@@ -3,7 +3,7 @@
 import harness
 from solutions.agent import extract_code, solve, write_solution, write_tests  # noqa: F401
 
-HANGS = "while True:\n    pass\n"
+HANGS = "import time\ntime.sleep(3600)\n"  # hangs without spinning: the grader's time is what it takes, not its CPU
 
 
 def holdout_check(solution_src):
