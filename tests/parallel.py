@@ -3,9 +3,9 @@
 `make test` (pytest's `-n 2 --dist loadgroup`: see the Makefile) shares them out in these units: each test
 file is one unit, run by one worker, so that a module's fixture (a corpus graded or attacked once, a JupyterLab
 started once) is made once per run, not once per worker. Units go out longest first, so that no core waits at the
-end on one long file. The tests marked `alone` (they time something, or watch the whole machine) make one unit, run
-last, while no other test runs. Each worker has a TMPDIR of its own. Without xdist (a plain `pytest`), none of this
-applies.
+end on one long file. The tests marked `alone` (they time something) make one unit, run last, while no other test
+runs. The tests marked `machine` (they use what the whole machine shares: see MACHINE) run one at a time, beside the
+others. Each worker has a TMPDIR of its own. Without xdist (a plain `pytest`), none of this applies.
 """
 
 import fcntl
@@ -17,32 +17,39 @@ from pathlib import Path
 
 import pytest
 
-# The longest units, longest first, as measured in one process (seconds of wall time; CPU seconds where they are
-# well over it, since the grading units spend both cores and slow down beside another). A unit not listed here only
-# waits its turn. The other files follow in the order pytest collects them, then the tests marked alone.
+# The longest units, longest first, as measured on both cores (seconds of wall time). A unit not listed here only
+# waits its turn. The other files follow in the order pytest collects them, then the tests marked alone. The files with
+# tests marked machine come early, right after the hostile corpus (the first unit) has run, and not beside it.
 LONGEST = (
-    "tests/harness/sandbox/test_hostile.py",  # 110 s (174 CPU-s), with test_levels.py: the hostile corpus, five times
-    "tests/test_browser.py",  # 111 s
-    "tests/checks/test_corpus.py",  # 50 s (80 CPU-s)
-    "tests/test_notebooks.py",  # 40 s (67 CPU-s)
-    "tests/lab/jupyter/test_kernels.py",  # 32 s
-    "tests/checks/autograder/test_gradescope.py",  # 30 s, 13 of them alone
-    "tests/harness/sandbox/test_concurrency.py",  # 22 s (33 CPU-s)
-    "tests/harness/test_score.py",  # 15 s
-    "tests/lab/jupyter/test_try_cell.py",  # 15 s
-    "tests/checks/test_diagnosis.py",  # 14 s
-    "tests/lab/jupyter/test_launcher.py",  # 12 s
-    "tests/checks/test_engine.py",  # 11 s
-    "tests/checks/report/test_class_page.py",  # 9 s
-    "tests/harness/sandbox/test_caller.py",  # 8 s
-    "tests/lab/commands/test_grade.py",  # 6 s
-    "tests/lab/commands/test_check.py",  # 6 s
-    "tests/lab/commands/test_gap.py",  # 5 s
+    "tests/harness/sandbox/test_hostile.py",  # 126 s, with test_levels.py: the hostile corpus, five times
+    "tests/test_browser.py",  # 154 s, mostly waiting on JupyterLab and chromium
+    "tests/checks/test_grade_attacks.py",  # 78 s, machine
+    "tests/checks/test_corpus.py",  # 54 s
+    "tests/test_notebooks.py",  # 57 s
+    "tests/lab/jupyter/test_kernels.py",  # 35 s
+    "tests/checks/autograder/test_gradescope.py",  # 37 s, one test machine
+    "tests/harness/sandbox/test_concurrency.py",  # 25 s
+    "tests/checks/test_grade_in_a_memory_limit.py",  # 18 s, machine
+    "tests/lab/jupyter/test_try_cell.py",  # 16 s
+    "tests/checks/test_diagnosis.py",  # 15 s
+    "tests/harness/sandbox/test_caller_errors.py",  # 14 s
+    "tests/lab/jupyter/test_launcher.py",  # 13 s
+    "tests/checks/test_engine.py",  # 12 s
+    "tests/harness/test_score.py",  # 12 s
+    "tests/checks/report/test_class_page.py",  # 7 s, one test machine
+    "tests/lab/commands/test_grade.py",  # 7 s
+    "tests/lab/commands/test_check.py",  # 7 s
+    "tests/harness/sandbox/test_caller.py",  # 6 s
 )
 # Files that run in the unit of another, one after the other: each runs the whole hostile corpus and judges it by what
 # it finds on the whole machine (files in /tmp, processes, attack leftovers), so no two corpora may run at once.
 WITH = {"tests/harness/sandbox/test_levels.py": "tests/harness/sandbox/test_hostile.py"}
 ALONE = "alone"  # the marker, and the name of the unit of the tests that carry it
+# The marker of the tests that use what the whole machine shares, so that two of them never run at once: the hostile
+# corpus (it judges what it finds in /tmp and among the machine's processes), attackers graded at the user level
+# (they write in the machine's /tmp), and tests that change the mode of solutions/ or count the processes of the
+# sandbox's users. Other tests run beside them: before, these ran as `alone`, and one core idled for two minutes.
+MACHINE = "machine"
 RUN = pytest.StashKey[Path]()  # the controller's folder for this run: the units, the locks, the workers' TMPDIRs
 
 
@@ -133,13 +140,15 @@ def pytest_xdist_make_scheduler(config, log):
 class _Turns:
     """Who may run now, between the workers of one run: any number of tests at once, or the tests marked alone.
 
-    Two lock files that every worker opens. A test passes the door, then holds the room shared while it runs. The
+    Lock files that every worker opens. A test passes the door, then holds the room shared while it runs. The
     worker with the tests marked alone holds the door, so that no other test starts, and waits for the room to
-    itself. A lock goes with the worker that held it, should it die."""
+    itself. A test marked machine also holds the machine, once in the room and until it leaves. A lock goes with
+    the worker that held it, should it die."""
 
     def __init__(self, folder: Path):
         self.door = open(folder / "door.lock", "a")
         self.room = open(folder / "room.lock", "a")
+        self.machine = open(folder / "machine.lock", "a")
         self.alone = False
 
     def enter(self, alone: bool) -> None:
@@ -173,7 +182,12 @@ def pytest_runtest_protocol(item, nextitem):
         item.config.stash[TURNS] = _Turns(folder)
     turns = item.config.stash[TURNS]
     turns.enter(bool(item.get_closest_marker(ALONE)))
+    machine = bool(item.get_closest_marker(MACHINE))
+    if machine:
+        fcntl.flock(turns.machine, fcntl.LOCK_EX)
     try:
         yield
     finally:
+        if machine:
+            fcntl.flock(turns.machine, fcntl.LOCK_UN)
         turns.leave(bool(nextitem is not None and nextitem.get_closest_marker(ALONE)))

@@ -29,7 +29,7 @@ from tests.paths import AGENTS, REFERENCE_AGENT, ROOT
 
 pytestmark = [
     pytest.mark.slow,  # grades a class of 12, twice
-    pytest.mark.alone,  # counts the agents' processes left on the whole machine: no other test may grade meanwhile
+    pytest.mark.machine,  # attackers at the user level write in the machine's /tmp; solutions/ changes its mode
 ]
 
 # What each attacker may earn at most: the steps it does honestly (its attack harms only itself, if anyone).
@@ -80,12 +80,14 @@ def grade_class(folder, out, *jobs: int) -> list[dict]:
     return [{row["submission"]: row for row in csv.DictReader(io.StringIO(text))} for text in texts]
 
 
-def left_running(patience: float = 10) -> dict:
+def left_running(patience: float = 10, within: Path | None = None) -> dict:
     """The processes an agent's child started that still run (an attacker's daemon, sleepers): processes of the
-    reserved users forked from this lab's agent runner's child (not another checkout's, graded on the same machine).
+    reserved users forked from this lab's agent runner's child (not another checkout's, graded on the same machine),
+    and only those of the agents in `within` if given (not those of another test, grading beside this one).
     (The sandbox keeps warm spare processes of its own.)"""
     reserved = range(slots.FIRST_UID, slots.FIRST_UID + 2 * slots.SLOTS)
     runner = os.fsencode(ROOT / "checks" / "runner")
+    ours = os.fsencode(within) if within else b""  # a child's command names its agent's file
     deadline, alive = time.monotonic() + patience, {}
     while True:
         alive = {}
@@ -98,7 +100,7 @@ def left_running(patience: float = 10) -> dict:
                 continue
             # this checkout's runner, or the copy of it made for a child at the user level
             copy = b"spec2code-agent-" in command and b"/runner/child.py" in command  # the user level's own copy
-            if uid in reserved and (runner in command or copy):
+            if uid in reserved and (runner in command or copy) and (within is None or ours in command):
                 alive[int(pid)] = command.replace(b"\0", b" ").decode(errors="replace")
         if not alive or time.monotonic() >= deadline:
             return alive
@@ -115,7 +117,7 @@ def without_measured_seconds(csv_file: Path) -> str:
 def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_folder, tmp_path):
     # Side by side, so the class takes as long as its one-at-a-time grading (its hanging attacker holds each for 27 s).
     one_at_a_time, _ = grade_class(class_folder, tmp_path, 1, 2)
-    assert left_running() == {}
+    assert left_running(within=class_folder) == {}
     for name in REFERENCES:
         assert one_at_a_time[name]["total"] == "5", (name, one_at_a_time[name]["notes"])
     for name, most in AT_MOST.items():

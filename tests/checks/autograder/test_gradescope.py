@@ -274,7 +274,7 @@ def test_both_scripts_default_to_slash_autograder_and_honour_the_setting():
             assert 'ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"' in script
 
 
-@pytest.mark.alone  # its attackers write in the machine's /tmp at the user level: the hostile corpus, beside, would see it
+@pytest.mark.machine  # its attackers write in the machine's /tmp at the user level: the hostile corpus would see it
 @pytest.mark.slow
 @pytest.mark.skipif(identities.need_root() is not None or identities.runtime() is None,
                     reason=str(identities.need_root() or "no Python every user may run"))

@@ -63,7 +63,10 @@ ARTIFACT_PREFIXES = ("hostile_marker_", "hostile_daemon_", "hostile_plugin", "ho
 SECRET = "sk-test-secret-" + uuid.uuid4().hex
 SECRET_VARS = {"OPENAI_API_KEY": SECRET, "HOSTILE_TEST_SECRET": "hostile-secret-" + uuid.uuid4().hex}
 
-pytestmark = pytest.mark.slow  # the whole corpus: about a minute
+pytestmark = [
+    pytest.mark.slow,  # the whole corpus: about a minute
+    pytest.mark.machine,  # judges what it finds in the machine's /tmp and among its processes
+]
 
 # The secrets go into the environment at import, so that a sandbox server started later in this session has them.
 # OPENAI_API_KEY only if unset, and it is removed again when this module is done (see `corpus`).

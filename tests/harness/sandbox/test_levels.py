@@ -27,6 +27,8 @@ from tests.paths import ROOT
 PROBE = "tests/harness/sandbox/_level_probe.py"  # run where every user can read it: identities.script(PROBE)
 RUN_UIDS = range(1_900_000_000, 1_900_002_000)
 HELD_OUT = len(harness.model.reading.test_names(HOLDOUT_TESTS))  # tests in a held-out run
+# They run the hostile corpus, and code at the user level (it writes in the machine's /tmp).
+pytestmark = pytest.mark.machine
 
 
 @pytest.fixture(scope="module")
