@@ -34,8 +34,8 @@ from tests.paths import HOSTILE
 from tests.paths import ROOT as REPO
 REPORT_DIR = Path(os.environ.get("HOSTILE_REPORTS") or REPO / "test-artifacts")
 LEVELS = [level for level in os.environ.get("HOSTILE_LEVELS", "auto,process").split(",") if level]
-TIMEOUT = 2.0  # seconds given to every run of the corpus (its hangs and loops wait this out: 26 runs a level)
-MARGIN = 2.0  # run must return within TIMEOUT + MARGIN
+TIMEOUT = 2.0  # seconds given to a run of the corpus, unless its case says (its hangs and loops wait this out)
+MARGIN = 2.0  # run must return within its timeout + MARGIN
 WARMUP_TIMEOUT = 20.0  # the first run may start the sandbox's server
 MAX_RESULT = 64 * 1024  # characters of json.dumps(result)
 # Worker processes for the cases that need no watching alone. Much of their time is the timeout waited out, so more
@@ -53,6 +53,7 @@ DEFAULTS = {
     "needs": [],
     "serial": False,
     "flood": False,
+    "timeout": TIMEOUT,
 }
 WALLS = {"read_files", "write_files", "shared_folders", "signals", "network", "processes", "environments",
          "own_limits"}
@@ -401,9 +402,9 @@ def call_with_deadline(fn, deadline: float):
     return box.get("value"), box.get("exc")
 
 
-def run_once(case: dict, suite: str, ctx: dict, timeout: float = TIMEOUT) -> dict:
+def run_once(case: dict, suite: str, ctx: dict) -> dict:
     """One run of one case against one suite, with what was left running right after it returned."""
-    src = source_for(case, ctx)
+    src, timeout = source_for(case, ctx), case["timeout"]
     start = time.monotonic()
     result, exc = call_with_deadline(lambda: harness.run(src, SUITES[suite], timeout=timeout), timeout + 30)
     elapsed = time.monotonic() - start
@@ -543,7 +544,8 @@ def _corpus():
         # alone, and judged on that; the batch figure stays in the report. (Verdicts are never retried.)
         for name in parallel:
             for suite, run in list(report["cases"][name]["runs"].items()):
-                if run["elapsed"] > TIMEOUT + MARGIN or (run["exc"] or "").startswith("run did not return"):
+                late = run["elapsed"] > CASES[name]["timeout"] + MARGIN
+                if late or (run["exc"] or "").startswith("run did not return"):
                     report["cases"][name]["runs"][suite] = run_once(CASES[name], suite, ctx)
                     report["cases"][name]["batch"][suite] = run
                     report["cases"][name]["load"] = os.getloadavg()
@@ -640,8 +642,8 @@ def result_problems(case: dict, suite: str, run: dict) -> list[str]:
         problems.append(f"{name}: failed is not a list of test names in definition order: {failed!r}"[:300])
     elif error is not None and not result.get("passed") and failed != names:
         problems.append(f"{name}: an error with nothing passed must fail every test, not {failed!r}"[:300])
-    if run["elapsed"] > TIMEOUT + MARGIN:
-        problems.append(f"{name}: run took {run['elapsed']} s (timeout {TIMEOUT} s + {MARGIN} s margin)")
+    if run["elapsed"] > case["timeout"] + MARGIN:
+        problems.append(f"{name}: run took {run['elapsed']} s (timeout {case['timeout']} s + {MARGIN} s margin)")
     dumped = json.dumps(result, default=repr)
     if len(dumped) > MAX_RESULT:
         problems.append(f"{name}: result is {len(dumped)} characters (limit {MAX_RESULT})")
@@ -751,6 +753,7 @@ def test_the_corpus_is_complete_and_well_formed():
     assert all(c["visible_green"] is True for c in controls)
     assert len({c["tag"] for c in CASES.values()}) == len(CASES)
     assert all(set(c["needs"]) <= WALLS for c in CASES.values())
+    assert all(isinstance(c["timeout"], (int, float)) and 0 < c["timeout"] <= TIMEOUT for c in CASES.values())
     for case in CASES.values():
         compile(source_for(case, {"repo": "/r", "canaries": [], "protect": [1]}), case["name"], "exec")
     assert names_of_tests(VISIBLE_TESTS) and names_of_tests(harness.HOLDOUT_TESTS)
