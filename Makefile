@@ -13,7 +13,7 @@ PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip instal
 EXTENSION := lab/jupyter/labextension
 PYTEST := $(BIN)/python -m pytest $(PYTEST_ARGS)
 # make test shares the tests out to both cores, in the units tests/parallel.py defines (the tests marked alone run
-# last, by themselves): 374 s of pytest from a clean clone on this 2-core kind of machine. Three processes took as
+# last, by themselves): 374-402 s of pytest from a clean clone on this 2-core kind of machine. Three processes took as
 # long (380 s), the machine's CPU being the limit. `make test CORES=` runs them in one process.
 CORES ?= -n 2 --dist loadgroup
 
