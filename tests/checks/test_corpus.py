@@ -33,7 +33,7 @@ def expected(path: Path) -> dict:
     raise AssertionError(f"{path.name} declares no EXPECTED")
 
 
-def graded(files: list[Path], folder: Path, seed=None) -> dict:
+def graded(files: list[Path], folder: Path, seed: int) -> dict:
     """{file: its report}, the agents graded a few at a time (each grading is mostly waiting on its child)."""
     copies = [self_contained(path, folder / path.parent.name) for path in files]
     with ThreadPoolExecutor(max_workers=4) as pool:

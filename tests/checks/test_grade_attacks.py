@@ -87,7 +87,7 @@ def left_running(patience: float = 10, within: Path | None = None) -> dict:
     (The sandbox keeps warm spare processes of its own.)"""
     reserved = range(slots.FIRST_UID, slots.FIRST_UID + 2 * slots.SLOTS)
     runner = os.fsencode(ROOT / "checks" / "runner")
-    ours = os.fsencode(within) if within else b""  # a child's command names its agent's file
+    ours = os.fsencode(within) if within else b""  # a child's command names its agent's file (b"": any agent)
     deadline, alive = time.monotonic() + patience, {}
     while True:
         alive = {}
@@ -100,7 +100,7 @@ def left_running(patience: float = 10, within: Path | None = None) -> dict:
                 continue
             # this checkout's runner, or the copy of it made for a child at the user level
             copy = b"spec2code-agent-" in command and b"/runner/child.py" in command  # the user level's own copy
-            if uid in reserved and (runner in command or copy) and (within is None or ours in command):
+            if uid in reserved and (runner in command or copy) and ours in command:
                 alive[int(pid)] = command.replace(b"\0", b" ").decode(errors="replace")
         if not alive or time.monotonic() >= deadline:
             return alive

@@ -422,6 +422,11 @@ def run_once(case: dict, suite: str, ctx: dict) -> dict:
     }
 
 
+def too_slow(case: dict, run: dict) -> bool:
+    """Whether a run returned later than its case's timeout allows (a busy machine, or a run that hung)."""
+    return run["elapsed"] > case["timeout"] + MARGIN
+
+
 def _run_job(job: tuple) -> dict:
     name, suite, ctx = job
     return run_once(CASES[name], suite, ctx)
@@ -544,8 +549,7 @@ def _corpus():
         # alone, and judged on that; the batch figure stays in the report. (Verdicts are never retried.)
         for name in parallel:
             for suite, run in list(report["cases"][name]["runs"].items()):
-                late = run["elapsed"] > CASES[name]["timeout"] + MARGIN
-                if late or (run["exc"] or "").startswith("run did not return"):
+                if too_slow(CASES[name], run) or (run["exc"] or "").startswith("run did not return"):
                     report["cases"][name]["runs"][suite] = run_once(CASES[name], suite, ctx)
                     report["cases"][name]["batch"][suite] = run
                     report["cases"][name]["load"] = os.getloadavg()
@@ -642,7 +646,7 @@ def result_problems(case: dict, suite: str, run: dict) -> list[str]:
         problems.append(f"{name}: failed is not a list of test names in definition order: {failed!r}"[:300])
     elif error is not None and not result.get("passed") and failed != names:
         problems.append(f"{name}: an error with nothing passed must fail every test, not {failed!r}"[:300])
-    if run["elapsed"] > case["timeout"] + MARGIN:
+    if too_slow(case, run):
         problems.append(f"{name}: run took {run['elapsed']} s (timeout {case['timeout']} s + {MARGIN} s margin)")
     dumped = json.dumps(result, default=repr)
     if len(dumped) > MAX_RESULT:
