@@ -36,11 +36,22 @@ def test_the_tree_holds_the_process_and_its_children_and_each_has_a_kind(sandbox
     assert bench.pss_kib(sandbox_like_child.pid) > 1000  # a Python process holds at least a few MB of its own
 
 
+def still_tree_and_memory(pid: int, tries: int = 20) -> tuple[list[int], dict]:
+    """The tree below `pid` and its memory by kind, read while the tree stays the same: a sandbox server that tests
+    before this one left below this process forks a spare after each run, and on a busy machine a fork can land
+    between two reads."""
+    for _ in range(tries):
+        before = bench.tree(pid)
+        by_kind = bench.session_memory(pid)
+        if bench.tree(pid) == before:
+            return before, by_kind
+    raise AssertionError(f"the process tree below {pid} never stayed the same for two reads")
+
+
 def test_the_session_sums_pss_by_kind(sandbox_like_child):
     # Tests run before this one may have left sandbox servers of their own below this process: count what is there.
-    tree = bench.tree(os.getpid())
+    tree, by_kind = still_tree_and_memory(os.getpid())
     sandboxes = [pid for pid in tree if bench.kind(pid) == "sandbox"]
-    by_kind = bench.session_memory(os.getpid())
     count, kib = by_kind["sandbox"]
     assert sandbox_like_child.pid in sandboxes and count == len(sandboxes)
     assert kib >= bench.pss_kib(sandbox_like_child.pid) > 0
