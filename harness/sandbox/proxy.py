@@ -17,6 +17,11 @@ class SolutionError(Exception):
     """The solution raised something a test cannot catch as itself (SystemExit, KeyboardInterrupt...)."""
 
 
+class ReturnRefused(Exception):
+    """What the solution returned cannot come back across the wall (not plain data, or too large). It is not one of
+    the solution's exceptions, so no test can take it for the ValueError or TypeError it expects."""
+
+
 class SolutionDied(Exception):
     """The solution's process ended while a test was calling it."""
 
@@ -106,7 +111,10 @@ class Channel:
             try:
                 return decode(reply["value"])
             except ValueError:  # not what encode makes: the wire builds nothing else
-                raise TypeError(f"{name}() returned something that is not plain data") from None
+                raise ReturnRefused(f"{name}() returned something that is not plain data") from None
+        if "refused" in reply:
+            why = cut(str(reply["refused"]), 500)
+            raise ReturnRefused(f"{name}() returned a value the sandbox cannot carry back: {why}")
         return self.raise_from(name, reply.get("raise") or {})
 
     def raise_from(self, name, info):

@@ -15,7 +15,7 @@ import types
 import linux
 import walls
 from text import cut
-from wire import MAX_FRAME, decode, encode, frame, recv_frame, send_frame
+from wire import MAX_FRAME, Unsendable, decode, encode, frame, recv_frame, send_frame
 
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
 LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire", "proxy", "tests_side", "reachable",
@@ -23,6 +23,9 @@ LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire"
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the solution's user may have at once
+# A returned value the wall will not carry back is refused, never raised as an exception of the solution's (a test
+# expecting a ValueError or a TypeError would take the refusal for one).
+TOO_LARGE = {"refused": f"the value is too large (over {MAX_FRAME >> 20} MB as JSON): return something smaller"}
 MAX_ARGS = 8000  # bytes of an exception's arguments sent along, so the test process can make it again exactly
 
 
@@ -161,6 +164,29 @@ def _where(exc):
     return f" (solution.py, line {line})" if line else ""
 
 
+def _surely_too_large(value):
+    """Whether a returned value's length alone puts its JSON over MAX_FRAME: then it is refused before encoding it,
+    which for a list of millions of items would take seconds of the run."""
+    kind = type(value)
+    if kind is str:
+        return str.__len__(value) > MAX_FRAME
+    if kind in (bytes, list, tuple, set, frozenset, dict):  # two bytes an item at least: the item and a comma
+        return kind.__len__(value) > MAX_FRAME // 2
+    return False
+
+
+def _carried(value):
+    """The reply for a value the solution returned: the value as plain data, or why the wall refuses it."""
+    if _surely_too_large(value):
+        return TOO_LARGE
+    try:
+        return {"value": encode(value)}
+    except Unsendable as e:
+        return {"refused": str(e)}
+    except MemoryError:
+        return TOO_LARGE
+
+
 def serve_calls(sock, module):
     while True:
         try:
@@ -172,15 +198,16 @@ def serve_calls(sock, module):
             args = decode(request["args"])
             kwargs = decode(request["kwargs"])
             value = func(*args, **kwargs)
-            reply = {"value": encode(value)}
         except MemoryError:
             reply = {"raise": {"mro": ["MemoryError"], "message": "the solution ran out of memory"}}
         except BaseException as e:  # noqa: BLE001 - report whatever the solution raised
             reply = {"raise": _describe(e)}
+        else:
+            reply = _carried(value)
         try:
             data = frame(reply)
         except BaseException:  # noqa: BLE001
-            data = frame({"raise": {"mro": ["TypeError"], "message": "the value could not be sent"}})
+            data = frame({"refused": "the value could not be sent"})
         if len(data) > MAX_FRAME:
-            data = frame({"raise": {"mro": ["ValueError"], "message": "the returned value is too large"}})
+            data = frame(TOO_LARGE)
         sock.sendall(data)

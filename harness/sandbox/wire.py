@@ -40,8 +40,10 @@ class Unsendable(TypeError):
 
 def refuse(value, why: str):
     """The sandbox's `other`: what is not plain data does not cross."""
-    raise Unsendable(f"a {type(value).__name__} object cannot cross the wall ({why}): use plain data, such as "
-                     "numbers, strings, and lists, tuples, sets and dicts of them")
+    kind = type(value).__name__
+    article = "an" if kind[:1] in "AEIOUaeiou" else "a"
+    raise Unsendable(f"{article} {kind} object cannot cross the wall ({why}): use plain data, such as numbers, "
+                     "strings, and lists, tuples, sets and dicts of them")
 
 
 def encode(value, other=refuse, depth: int = 0):

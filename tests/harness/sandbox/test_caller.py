@@ -91,9 +91,10 @@ def test_values_cross_as_plain_data():
 
 def test_a_value_that_is_not_plain_data_fails_the_test():
     solution = "class Anything:\n    def __eq__(self, other):\n        return True\ndef f():\n    return Anything()\n"
-    result = harness.run(solution, "def test_it():\n    assert f() == 3\n")
-    assert result["failed"] == ["test_it"]
-    assert "cannot cross" in result["output"]
+    tests = "import pytest\ndef test_it():\n    assert f() == 3\ndef test_raises():\n    with pytest.raises(TypeError):\n        f()\n"
+    result = harness.run(solution, tests)
+    assert result["failed"] == ["test_it", "test_raises"]  # the wall's refusal is no TypeError of the solution's
+    assert "cannot carry back: an Anything object cannot cross the wall" in result["output"]
 
 
 def test_a_syntax_error_fails_every_test_and_says_where():

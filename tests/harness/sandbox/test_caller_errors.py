@@ -41,9 +41,24 @@ def test_a_malformed_loaded_message_fails_every_test(message):
         "        pass\n"
         "time.sleep(30)\n"
     )
+    started = time.monotonic()
     result = harness.run(solution, HOLDOUT_TESTS, timeout=3)
-    assert result["error"] and result["error"].startswith(("crash", "timeout")), result
+    # Said as soon as it arrives: the process that sent it is alive, and waiting for it to end waits out the timeout.
+    assert result["error"].startswith("crash: the solution's process sent"), result
+    assert time.monotonic() - started < 3
     assert result["failed"] == HOLDOUT_NAMES and result["passed"] == 0
+
+
+@pytest.mark.parametrize("value", ["'x' * 10**8", "[0] * 10**7", "{n: n for n in range(10**6)}"])
+def test_a_returned_value_too_large_to_send_fails_its_test_at_once(value):
+    # Built once: each call returns it again, and each is refused before the solution's side spends a second on it.
+    solution = f"HUGE = {value}\n\ndef is_leap_year(year):\n    return HUGE\n"
+    started = time.monotonic()
+    result = harness.run(solution, HOLDOUT_TESTS, timeout=5)
+    # Not a ValueError of the solution's: the tests that expect one for a bad year fail too.
+    assert result["error"] is None and result["passed"] == 0 and result["failed"] == HOLDOUT_NAMES, result
+    assert "returned a value the sandbox cannot carry back: the value is too large" in result["output"]
+    assert time.monotonic() - started < 2.5
 
 
 def test_a_sandbox_that_cannot_start_fails_every_test(monkeypatch, tmp_path):
