@@ -22,6 +22,7 @@ where code could only run as root, unasked, it runs none and says why (walls.Lad
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import os
@@ -29,6 +30,7 @@ import signal
 import socket
 import sys
 import time
+import traceback
 
 # The sandbox's own modules sit beside this file; they are imported by name, not through `harness`.
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,6 +84,7 @@ class Server:
         try:
             self.control = socket.socket(fileno=int(sys.argv[1]))
             self.import_what_runs_use(session)
+            gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
             self.spare = self.fork_spare(session)
             send_frame(self.control, self.hello)
             self.serve(session)
@@ -131,8 +134,6 @@ class Server:
                 spare_process(session, run, self.machine.ladder, theirs)
             except BaseException:  # noqa: BLE001 - the run reports a crash; with SPEC2CODE_SANDBOX_DEBUG, say why
                 if os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):
-                    import traceback
-
                     traceback.print_exc()
             finally:
                 os._exit(70)
