@@ -1,5 +1,5 @@
 """Block forever reading stdin (and an own pipe, if stdin is closed)."""
-EXPECT = {"category": "infinite loop", "error": ["timeout"]}
+EXPECT = {"category": "infinite loop", "error": ["timeout"], "endless": True}
 CTX = {}
 
 import os

@@ -1,5 +1,5 @@
 """Raise exceptions whose __str__/__repr__ hang, raise SystemExit, or return huge text."""
-EXPECT = {"category": "proxy injection", "rigs_process": True}
+EXPECT = {"category": "proxy injection", "rigs_process": True, "endless": True}  # its Hangs never ends
 CTX = {}
 
 _calls = []

@@ -1,25 +1,27 @@
-"""Flood stderr (one giant line, no newline) at import and per call, then answer wrongly."""
-EXPECT = {"category": "output flood", "flood": True}
+"""Flood stderr (one giant line, no newline): 8 MB at import, then without end in the first call.
+
+The timeout ends the run while the flood goes on: what the result keeps of it must still be cut and say so.
+"""
+
+EXPECT = {"category": "output flood", "flood": True, "endless": True}
 CTX = {}
 
 import os
-import time
 
 CHUNK = b"E" * (1 << 20)
 
 
-def _flood(seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+def _flood(chunks):
+    for _ in range(chunks):
         try:
             os.write(2, CHUNK)
         except OSError:
             break
 
 
-_flood(1.0)
+_flood(8)
 
 
 def is_leap_year(year):
-    _flood(1.0)
-    return True
+    while True:
+        _flood(1)

@@ -1,5 +1,5 @@
 """Spin forever inside the function."""
-EXPECT = {"category": "infinite loop", "error": ["timeout"], "timeout": 1.0}
+EXPECT = {"category": "infinite loop", "error": ["timeout"], "endless": True}
 CTX = {}
 
 

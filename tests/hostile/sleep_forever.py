@@ -1,5 +1,5 @@
 """Sleep (no CPU used, so CPU limits never fire) inside the function."""
-EXPECT = {"category": "infinite loop", "error": ["timeout"]}
+EXPECT = {"category": "infinite loop", "error": ["timeout"], "endless": True}
 CTX = {}
 
 import time
