@@ -1,11 +1,12 @@
-"""How `make test` shares the tests out to both cores: pytest-xdist, in units of work this plugin defines.
+"""How `make test` shares the tests out to the machine's cores: pytest-xdist, in units of work this plugin defines.
 
-`make test` (pytest's `-n 2 --dist loadgroup`: see the Makefile) shares them out in these units: each test
-file is one unit, run by one worker, so that a module's fixture (a corpus graded or attacked once, a JupyterLab
-started once) is made once per run, not once per worker. Units go out longest first, so that no core waits at the
-end on one long file. The tests marked `alone` (they time something) make one unit, run last, while no other test
-runs. The tests marked `machine` (they use what the whole machine shares: see MACHINE) run one at a time, beside the
-others. Each worker has a TMPDIR of its own. Without xdist (a plain `pytest`), none of this applies.
+`make test` (pytest's `-n N --dist loadgroup`: see the Makefile) shares them out in these units: each test file is
+one unit, run by one worker, so that a module's fixture (a corpus graded or attacked once, a JupyterLab started
+once) is made once per run, not once per worker. The files whose every test is marked `machine` (they use what the
+whole machine shares: see MACHINE) make one unit together, run by one worker, one file after the other. Units go out
+longest first, so that no core waits at the end on one long file. The tests marked `alone` (they time something)
+make one unit, run last, while no other test runs. A test marked `machine` in another file runs when no other test
+so marked runs. Each worker has a TMPDIR of its own. Without xdist (a plain `pytest`), none of this applies.
 """
 
 import fcntl
@@ -17,20 +18,24 @@ from pathlib import Path
 
 import pytest
 
-# The longest units, longest first, as measured on both cores (seconds of wall time), but for the hostile corpus:
-# it goes first, and the other files with tests marked machine, which would wait for it, come right after it has
-# run. A unit not listed here only waits its turn. The other files follow in the order pytest collects them, then the
-# tests marked alone.
+ALONE = "alone"  # the marker, and the name of the unit of the tests that carry it
+# The marker of the tests that use what the whole machine shares, so that two of them never run at once: the hostile
+# corpus (it judges what it finds in /tmp and among the machine's processes), attackers graded at the user level
+# (they write in the machine's /tmp), and tests that change the mode of solutions/ or count the processes of the
+# sandbox's users. Other tests run beside them. Whole files of them make one unit, also named so: spread over several
+# workers, they would only wait for each other, each holding up a worker.
+MACHINE = "machine"
+# The longest units, longest first, as measured with three workers on two cores (seconds of wall time). A unit not
+# listed here only waits its turn. The other files follow in the order pytest collects them, then the tests marked
+# alone.
 LONGEST = (
-    "tests/harness/sandbox/test_hostile.py",  # 119 s, with test_levels.py: the hostile corpus, five times
-    "tests/test_browser.py",  # 145 s, mostly waiting on JupyterLab and chromium
-    "tests/checks/test_grade_attacks.py",  # 86 s, machine
+    MACHINE,  # 190 s: the hostile corpus five times, a class graded with attackers, and a grader in a memory limit
+    "tests/test_browser.py",  # 128 s, mostly waiting on JupyterLab and chromium
     "tests/checks/test_corpus.py",  # 26 s
     "tests/test_notebooks.py",  # 46 s
     "tests/lab/jupyter/test_kernels.py",  # 35 s
     "tests/checks/autograder/test_gradescope.py",  # 33 s, one test machine
     "tests/harness/sandbox/test_concurrency.py",  # 21 s
-    "tests/checks/test_grade_in_a_memory_limit.py",  # 19 s, machine
     "tests/lab/jupyter/test_try_cell.py",  # 16 s
     "tests/checks/test_diagnosis.py",  # 15 s
     "tests/harness/sandbox/test_caller_errors.py",  # 14 s
@@ -42,24 +47,21 @@ LONGEST = (
     "tests/lab/commands/test_check.py",  # 7 s
     "tests/harness/sandbox/test_caller.py",  # 6 s
 )
-# Files that run in the unit of another, one after the other: each runs the whole hostile corpus and judges it by what
-# it finds on the whole machine (files in /tmp, processes, attack leftovers), so no two corpora may run at once.
-WITH = {"tests/harness/sandbox/test_levels.py": "tests/harness/sandbox/test_hostile.py"}
-ALONE = "alone"  # the marker, and the name of the unit of the tests that carry it
-# The marker of the tests that use what the whole machine shares, so that two of them never run at once: the hostile
-# corpus (it judges what it finds in /tmp and among the machine's processes), attackers graded at the user level
-# (they write in the machine's /tmp), and tests that change the mode of solutions/ or count the processes of the
-# sandbox's users. Other tests run beside them: before, these ran as `alone`, and one core idled for two minutes.
-MACHINE = "machine"
 RUN = pytest.StashKey[Path]()  # the controller's folder for this run: the units, the locks, the workers' TMPDIRs
 
 
-def unit(item) -> str:
-    """The unit of work a test belongs to: the tests marked alone, or its file's (see WITH)."""
-    if item.get_closest_marker(ALONE):
-        return ALONE
-    path = item.nodeid.split("::")[0]
-    return WITH.get(path, path)
+def _file(item) -> str:
+    return item.nodeid.split("::")[0]
+
+
+def units(items) -> dict[str, str]:
+    """The unit of work of each test, by node id: the tests marked alone, the files whose every test is marked
+    machine, or the test's file."""
+    marked: dict[str, bool] = {}
+    for item in items:
+        marked[_file(item)] = marked.get(_file(item), True) and bool(item.get_closest_marker(MACHINE))
+    return {item.nodeid: ALONE if item.get_closest_marker(ALONE) else MACHINE if marked[_file(item)] else _file(item)
+            for item in items}
 
 
 def _run_folder(config) -> Path | None:
@@ -102,8 +104,10 @@ def pytest_collection_modifyitems(config, items):
     if folder is None:
         return
 
+    unit = units(items)
+
     def rank(item):
-        name = unit(item)
+        name = unit[item.nodeid]
         if name == ALONE:
             return len(LONGEST) + 1
         return LONGEST.index(name) if name in LONGEST else len(LONGEST)
@@ -111,7 +115,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=rank)  # stable: within a unit, and among the units not listed, pytest's order is kept
     # Every worker collects the same tests; the controller reads one worker's units (see pytest_xdist_make_scheduler).
     mine = folder / f"units-{config.workerinput['workerid']}.json"
-    mine.with_suffix(".tmp").write_text(json.dumps({item.nodeid: unit(item) for item in items}))
+    mine.with_suffix(".tmp").write_text(json.dumps({item.nodeid: unit[item.nodeid] for item in items}))
     mine.with_suffix(".tmp").replace(mine)
 
 
