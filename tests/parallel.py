@@ -29,23 +29,23 @@ MACHINE = "machine"
 # listed here only waits its turn. The other files follow in the order pytest collects them, then the tests marked
 # alone.
 LONGEST = (
-    MACHINE,  # 190 s: the hostile corpus five times, a class graded with attackers, and a grader in a memory limit
-    "tests/test_browser.py",  # 128 s, mostly waiting on JupyterLab and chromium
-    "tests/checks/test_corpus.py",  # 26 s
-    "tests/test_notebooks.py",  # 46 s
-    "tests/lab/jupyter/test_kernels.py",  # 35 s
-    "tests/checks/autograder/test_gradescope.py",  # 33 s, one test machine
-    "tests/harness/sandbox/test_concurrency.py",  # 21 s
-    "tests/lab/jupyter/test_try_cell.py",  # 16 s
-    "tests/checks/test_diagnosis.py",  # 15 s
+    MACHINE,  # 222 s: the hostile corpus five times, a class graded with attackers, a grader in a memory limit
+    "tests/test_browser.py",  # 152 s, mostly waiting on JupyterLab and chromium
+    "tests/test_notebooks.py",  # 69 s
+    "tests/checks/autograder/test_gradescope.py",  # 52 s, one test machine
+    "tests/lab/jupyter/test_kernels.py",  # 37 s
+    "tests/checks/test_corpus.py",  # 36 s
+    "tests/harness/sandbox/test_concurrency.py",  # 25 s
+    "tests/lab/jupyter/test_launcher.py",  # 23 s
+    "tests/checks/test_diagnosis.py",  # 22 s
+    "tests/checks/test_engine.py",  # 20 s
+    "tests/lab/jupyter/test_try_cell.py",  # 19 s
+    "tests/harness/test_score.py",  # 14 s
     "tests/harness/sandbox/test_caller_errors.py",  # 14 s
-    "tests/lab/jupyter/test_launcher.py",  # 13 s
-    "tests/checks/test_engine.py",  # 10 s
-    "tests/harness/test_score.py",  # 13 s
-    "tests/checks/report/test_class_page.py",  # 12 s, one test machine
-    "tests/lab/commands/test_grade.py",  # 7 s
-    "tests/lab/commands/test_check.py",  # 7 s
-    "tests/harness/sandbox/test_caller.py",  # 6 s
+    "tests/checks/report/test_class_page.py",  # 13 s, one test machine
+    "tests/lab/commands/test_check.py",  # 10 s
+    "tests/lab/commands/test_grade.py",  # 10 s
+    "tests/harness/sandbox/test_caller.py",  # 7 s
 )
 RUN = pytest.StashKey[Path]()  # the controller's folder for this run: the units, the locks, the workers' TMPDIRs
 
