@@ -9,7 +9,7 @@ import signal
 import time
 
 from text import cut
-from wire import FrameReader, Unsendable, decode, encode, send_frame
+from wire import FrameReader, FrameTooLarge, Unsendable, decode, encode, send_frame
 
 MAX_SOLUTION_OUTPUT = 2000  # characters of the solution's own printing kept
 
@@ -69,8 +69,10 @@ class Channel:
                     raise EOFError
                 try:
                     messages = reader.feed(chunk)
-                except ValueError:
+                except FrameTooLarge:
                     raise ValueError("sent a reply larger than the sandbox accepts") from None
+                except ValueError:
+                    raise ValueError("sent a malformed message") from None
                 if messages:
                     return messages[0]
 

@@ -161,6 +161,10 @@ def recv_frame_fds(sock, max_fds: int, max_size: int = 1 << 16):
         raise
 
 
+class FrameTooLarge(ValueError):
+    """A frame over the reader's size limit (any other ValueError of the reader's: a malformed message)."""
+
+
 class FrameReader:
     """Frames out of a byte stream read in chunks (for a reader that waits with select and a deadline)."""
 
@@ -168,13 +172,14 @@ class FrameReader:
         self.buffer, self.max_frame = bytearray(), max_frame
 
     def feed(self, chunk: bytes) -> list:
-        """Add bytes read; return the messages now complete (ValueError for a frame over the size limit)."""
+        """Add bytes read; return the messages now complete (FrameTooLarge for a frame over the size limit, ValueError
+        for a malformed message)."""
         self.buffer += chunk
         messages = []
         while len(self.buffer) >= _HEADER.size:
             size = _HEADER.unpack(self.buffer[: _HEADER.size])[0]
             if size > self.max_frame:
-                raise ValueError(f"a message of {size} bytes, more than the {self.max_frame} allowed")
+                raise FrameTooLarge(f"a message of {size} bytes, more than the {self.max_frame} allowed")
             if len(self.buffer) < _HEADER.size + size:
                 break
             messages.append(_loads(bytes(self.buffer[_HEADER.size : _HEADER.size + size])))

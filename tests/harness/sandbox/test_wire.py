@@ -3,10 +3,12 @@ decoding builds nothing but plain data, whatever the other side sends."""
 
 import json
 import math
+import struct
 
 import pytest
 
-from harness.sandbox.wire import MAX_DEPTH, Unsendable, decode, encode, frame, refuse, unframe
+from harness.sandbox.wire import (MAX_DEPTH, FrameReader, FrameTooLarge, Unsendable, decode, encode, frame, refuse,
+                                  unframe)
 
 # Every kind of plain data, and the edges of each, written as source so that each side of a wall can build its own
 # (tests/checks/runner/test_wire.py sends them across both walls). Nested one level less than the bound: a call's
@@ -122,3 +124,14 @@ def test_a_tag_of_the_codec_never_reaches_tagged_even_when_malformed():
     assert decode({"$ask": 3}, lambda data: "handle") == "handle"
     with pytest.raises(ValueError):
         decode({"$set": "not a list"}, lambda data: "handle")
+
+
+def test_the_frame_reader_tells_a_frame_too_large_from_a_malformed_one():
+    reader = FrameReader(max_frame=16)
+    assert reader.feed(frame([1, 2])[:3]) == [] and reader.feed(frame([1, 2])[3:] + frame("x")) == [[1, 2], "x"]
+    with pytest.raises(FrameTooLarge):
+        FrameReader(max_frame=16).feed(frame("x" * 20))
+    for garbage in (struct.pack(">I", 3) + b"{{{", struct.pack(">I", 6) + b"[" * 6):
+        with pytest.raises(ValueError) as raised:
+            FrameReader().feed(garbage)
+        assert not isinstance(raised.value, FrameTooLarge)
