@@ -274,16 +274,25 @@ def fs_diff(before: dict, after: dict) -> list[tuple[str, str, int]]:
 
 
 # The folders other runs of the lab on this machine make and remove in the shared folders while the corpus runs (a
-# grader's child's, handed to a user of the sandbox's range; a sandbox server's): never a solution's doing. A solution
-# that made one of these names would have it removed with its user's files when its run ends.
+# grader's child's, handed to a user of the sandbox's range; a sandbox server's), and what is in them: never a
+# solution's doing. (Another suite on the machine grades beside this one: seen from a HOME of /tmp, two levels deep,
+# its children's copies were once taken for an attack's files, and removed while in use.) A solution that made one of
+# these names would have it removed with its user's files when its run ends.
 LAB_FOLDERS = ("spec2code-agent-", "spec2code-sandbox-")
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def in_a_lab_folder(path: str) -> bool:
+    """Whether a path is one of LAB_FOLDERS in a shared folder, or inside one."""
+    shared = next((f for f in SHARED_FOLDERS if path.startswith(f + os.sep)), None)
+    return shared is not None and path[len(shared) + 1:].startswith(LAB_FOLDERS)
 
 
 def attributable(change: tuple[str, str, int], canaries: list[str]) -> bool:
     """True if a change must come from a solution: a canary, a file named like an attack's, or owned by nobody."""
     kind, path, uid = change
     name = os.path.basename(path)
-    if kind != "changed" and name.startswith(LAB_FOLDERS) and os.path.dirname(path) in ("/tmp", "/var/tmp", "/dev/shm"):
+    if in_a_lab_folder(path):
         return False
     return (
         path in canaries
@@ -751,6 +760,13 @@ REQUIRED_CATEGORIES = {
     "output flood", "crash", "filesystem outside the working folder", "network", "environment dump",
     "signalling the parent", "proxy injection",
 }
+
+
+def test_what_other_runs_of_the_lab_make_in_the_shared_folders_is_no_attacks_doing():
+    for path in ("/tmp/spec2code-agent-4zhwsj89", "/tmp/spec2code-agent-4zhwsj89/runner", "/dev/shm/spec2code-sandbox-x"):
+        assert not attributable(("created", path, RUN_UIDS[0]), [])
+    for path in ("/tmp/hostile_marker_x/spec2code-agent-1", "/root/spec2code-agent-1", "/tmp/x/spec2code-agent-1"):
+        assert attributable(("created", path, RUN_UIDS[0]), [])
 
 
 def test_the_corpus_is_complete_and_well_formed():
