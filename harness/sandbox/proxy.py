@@ -76,6 +76,12 @@ class Channel:
                 if messages:
                     return messages[0]
 
+    def story(self, error):
+        """How the solution's side failed, for an error in sending to it or receiving from it: what it sent, for a
+        malformed message (its process is alive: waiting for it to end would only wait out the timeout), else how
+        its process ended."""
+        return str(error) if isinstance(error, ValueError) else self.exit_story()
+
     def exit_story(self):
         """Wait briefly for the solution's keeper and say how the solution ended."""
         try:
@@ -103,7 +109,7 @@ class Channel:
             send_frame(self.sock, request)
             reply = self.receive()
         except (EOFError, OSError, ValueError) as e:
-            story = str(e) if isinstance(e, ValueError) else self.exit_story()
+            story = self.story(e)
             self.dead = story
             self.sock.close()
             raise SolutionDied(f"{name}() did not return: the solution's process {story}") from None

@@ -83,8 +83,7 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
         load = {"loaded": False, "kind": "timeout",
                 "message": f"the solution did not finish loading within {timeout:g} s (does it loop at import?)"}
     except (EOFError, OSError, ValueError) as e:
-        # Garbage on the wire comes from a live process: waiting for it to end would only wait out the timeout.
-        channel.dead = str(e) if isinstance(e, ValueError) else channel.exit_story()
+        channel.dead = channel.story(e)
         load = {"loaded": False, "kind": "crash", "message": f"the solution's process {channel.dead} while loading"}
 
     test_path = os.path.join(tests_dir, "test_solution.py")
