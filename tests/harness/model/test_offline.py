@@ -346,11 +346,11 @@ HUGE = 4_000_000  # characters
     ids=["expected", "newlines", "leap", "spaces", "punctuation", "words", "long middle", "errors"],
 )
 @pytest.mark.slow
-@pytest.mark.alone  # times half a second of work
 def test_a_prompt_of_megabytes_is_answered_well_under_a_second(prompt):
-    start = time.perf_counter()
+    # The CPU time of this thread: the work itself (0.02-0.08 s here), whatever else the machine runs meanwhile.
+    start = time.thread_time()
     reply(prompt)
-    assert time.perf_counter() - start < 0.5
+    assert time.thread_time() - start < 0.5
 
 
 @pytest.mark.slow
