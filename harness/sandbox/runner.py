@@ -6,6 +6,7 @@ Loaded by the sandbox server by name (never through the `harness` package, which
 from __future__ import annotations
 
 import base64
+import json
 import marshal
 import os
 import sys
@@ -92,6 +93,31 @@ def warm_pytest(session, folder):
     run_items(collect_file(session, path))
     RECORDER.reset(None)
     sys.modules.pop("test_warmup", None)
+
+
+def rehearse(session, folder, measure):
+    """Run a throwaway test file (warm_pytest) in a fork of this process, and return what `measure()` finds in the
+    fork afterwards, as a JSON value (None if the fork could not say), so that this process learns from a run
+    without having run one."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            warm_pytest(session, folder)
+            os.write(write, json.dumps(measure()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    data = b""
+    while chunk := os.read(read, 1 << 16):
+        data += chunk
+    os.close(read)
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
 
 
 def first_line_of_collect_error(text):

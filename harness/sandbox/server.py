@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import gc
 import importlib.util
-import json
 import os
 import signal
 import socket
@@ -49,8 +48,8 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, warm_pytest  # noqa: E402
-from tests_side import spare_process  # noqa: E402
+from runner import RECORDER, rehearse  # noqa: E402
+from tests_side import learn_written_pages, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
 
 sys.path.remove(_HERE)
@@ -85,6 +84,7 @@ class Server:
             self.control = socket.socket(fileno=int(sys.argv[1]))
             self.import_what_runs_use(session)
             gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
+            learn_written_pages(session, os.path.join(self.machine.base_dir, "learn"))
             self.spare = self.fork_spare(session)
             send_frame(self.control, self.hello)
             self.serve(session)
@@ -191,25 +191,11 @@ class Server:
             time.sleep(0.001)
 
     def import_what_runs_use(self, session):
-        """Run a throwaway run in a fork and import here whatever it loaded, so forks start warm."""
+        """Import here whatever a throwaway run (in a fork) loaded, so forks start warm."""
         before = set(sys.modules)
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(r)
-            try:
-                warm_pytest(session, os.path.join(self.machine.base_dir, "warm"))
-                os.write(w, json.dumps(sorted(set(sys.modules) - before)).encode())
-            finally:
-                os._exit(0)
-        os.close(w)
-        data = b""
-        while chunk := os.read(r, 1 << 16):
-            data += chunk
-        os.close(r)
-        os.waitpid(pid, 0)
+        loaded = rehearse(session, os.path.join(self.machine.base_dir, "warm"), lambda: sorted(set(sys.modules) - before))
         tidy.remove_tree(os.path.join(self.machine.base_dir, "warm"))
-        for name in json.loads(data or b"[]"):
+        for name in loaded or []:
             try:
                 __import__(name)
             except Exception:  # noqa: BLE001 - warming is best effort

@@ -19,7 +19,7 @@ from wire import MAX_FRAME, Unsendable, decode, encode, frame, recv_frame, send_
 
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
 LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire", "proxy", "tests_side", "reachable",
-               "solution_side", "text", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy")
+               "solution_side", "text", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy", "pages")
 
 EXTRA_MEMORY = 512 << 20  # address space a solution may add to what the warm process maps
 SOLUTION_PROCESSES = 256  # tasks (processes and threads) the solution's user may have at once

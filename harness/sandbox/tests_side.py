@@ -6,15 +6,19 @@ import builtins
 import json
 import os
 import resource
+import select
 import sys
 import time
 import types
 
 import cgroups
 import linux
+import pages
+import tidy
 import walls
 from proxy import Channel, make_proxy
-from runner import MAX_DETAILS, RECORDER, collect_file, first_line_of_collect_error, preload_test_module, run_items
+from runner import (MAX_DETAILS, RECORDER, collect_file, first_line_of_collect_error, preload_test_module, rehearse,
+                    run_items)
 from solution_side import start_solution_side
 from text import cut
 from wire import recv_frame_fds, send_frame
@@ -23,6 +27,15 @@ TEST_EXTRA_MEMORY = 1 << 30  # address space the tests may add to what the warm 
 TEST_PROCESSES = 256  # tasks (processes and threads) the tests' user may have at once
 LOAD_MARGIN = (0.2, 1.0, 0.2)  # (least, most, share of the timeout) kept after loading, to report on the tests
 KINDS = ("syntax error", "import error", "memory", "crash", "timeout")  # what a failed load may say
+WRITTEN: list[tuple[int, int]] = []  # the page ranges a run writes (see pages.py), learned once by the server
+
+
+def learn_written_pages(session, folder):
+    """In the server, once warm: learn which pages a run writes, from a throwaway run in a fork, for every spare."""
+    mappings = pages.writable_mappings()
+    learned = rehearse(session, folder, lambda: pages.owned(mappings))
+    tidy.remove_tree(folder)
+    WRITTEN[:] = [(int(start), int(length)) for start, length in learned or []]
 
 
 def spare_process(session, run, ladder, link):
@@ -50,6 +63,8 @@ def spare_process(session, run, ladder, link):
     sys.dont_write_bytecode = True
 
     send_frame(link, {"ready": True})
+    # While no run has come, copy the pages a run writes (after the fork above, which would have shared them again).
+    pages.copy_ahead(WRITTEN, until=lambda: select.select([link], [], [], 0)[0])
     try:
         request, fds = recv_frame_fds(link, 4)
         req_fd, res_fd = fds
