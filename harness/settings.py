@@ -1,5 +1,5 @@
-"""Every environment variable the lab reads, with its default and meaning; and the two paths everything starts from:
-the project folder and the agent.py in use."""
+"""Every environment variable the lab reads, with its default and meaning; and the paths everything starts from:
+the project folder (the install), the student's folder (their own files) and the agent.py in use."""
 
 from __future__ import annotations
 
@@ -21,12 +21,17 @@ VARIABLES = {
     "SPEC2CODE_MODEL_NAME": ("gpt-4o-mini", "model name the live backend asks for, e.g. llama3.1 on Ollama"),
     "SPEC2CODE_CACHE_DIR": (
         ".cache/spec2code",
-        "folder of cached live replies: under the project folder, or ~/.cache/spec2code outside a source tree",
+        "folder of cached live replies: under the student's folder, or ~/.cache/spec2code outside a source tree",
     ),
     "SPEC2CODE_REPLAY": ("0", "1 = answer only from the recorded cache and never call the live model"),
     "SPEC2CODE_AGENT": (
         "lab/agent.py",
-        "the agent.py that the commands, checks and notebooks use; a relative path is taken from the project folder",
+        "the agent.py that the commands, checks and notebooks use; a relative path is taken from the student's folder",
+    ),
+    "SPEC2CODE_STUDENT_DIR": (
+        "(the project folder)",
+        "the folder of the student's own files (lab/agent.py, notebooks/, .cache/) where the lab is installed once "
+        "for many, e.g. ~/spec2code-lab on a JupyterHub; read when the lab starts",
     ),
     "SPEC2CODE_TIMEOUT": ("10", "seconds one sandboxed test run may take"),
     "SPEC2CODE_ISOLATION": (
@@ -110,7 +115,23 @@ def is_set(name: str, environ=None) -> bool:
 
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the folder holding harness/, checks/, lab/, solutions/
-LAB_AGENT = PROJECT_ROOT / "lab" / "agent.py"  # the learner's file
+# STUDENT_ROOT and LAB_AGENT (the student's folder and file) are set at the end, once the setting can be parsed.
+
+
+def student_root(environ=None) -> Path:
+    """The folder of the student's own files: lab/agent.py, notebooks/, .cache/ (live replies, layouts).
+
+    The project folder itself, as in a student's clone; or SPEC2CODE_STUDENT_DIR, where one install serves many
+    students (a JupyterHub) and each keeps only their own files in their home. A bad value is said by check().
+    """
+    environ = os.environ if environ is None else environ
+    try:
+        given = _parse("SPEC2CODE_STUDENT_DIR", environ.get("SPEC2CODE_STUDENT_DIR", ""))
+    except SettingsError:
+        given = None
+    return given.resolve() if given else PROJECT_ROOT
+
+
 REFERENCE_AGENT = PROJECT_ROOT / "solutions" / "agent.py"  # the lab's finished agent
 
 
@@ -123,8 +144,8 @@ def agent_path(given=None, environ=None) -> Path:
     """The agent.py to use, as an absolute path: the one place that decides it.
 
     `given` (a command's --agent, a notebook helper's argument) is taken as a person typed it: relative to the
-    current folder. Otherwise SPEC2CODE_AGENT, relative to the project folder, so the commands, the notebooks
-    (which run in notebooks/) and the grader name the same file from any folder. Otherwise lab/agent.py.
+    current folder. Otherwise SPEC2CODE_AGENT, relative to the student's folder, so the commands, the notebooks
+    (which run in notebooks/) and the grader name the same file from any folder. Otherwise lab/agent.py there.
     """
     if given:
         return Path(given).expanduser().resolve()
@@ -133,22 +154,25 @@ def agent_path(given=None, environ=None) -> Path:
     if not raw:
         return LAB_AGENT
     path = Path(raw).expanduser()
-    return (path if path.is_absolute() else PROJECT_ROOT / path).resolve()
+    return (path if path.is_absolute() else STUDENT_ROOT / path).resolve()
 
 
 def shown(path) -> str:
-    """A path as the learner knows it: relative to the project folder when it is inside it, else whole."""
+    """A path as the learner knows it: relative to their folder (or the project's) when it is inside it, else whole."""
     path = Path(path)
-    try:
-        return path.resolve().relative_to(PROJECT_ROOT).as_posix()
-    except (ValueError, OSError):
-        return str(path)
+    for root in dict.fromkeys((STUDENT_ROOT, PROJECT_ROOT)):
+        try:
+            return path.resolve().relative_to(root).as_posix()
+        except (ValueError, OSError):
+            continue
+    return str(path)
 
 
 def default_cache_dir() -> Path:
-    """`.cache/spec2code` in the project folder (pyproject.toml above harness/), else ~/.cache/spec2code."""
-    if is_source_tree():
-        return PROJECT_ROOT / ".cache" / "spec2code"
+    """`.cache/spec2code` in the student's folder (given, or a project folder with pyproject.toml above harness/),
+    else ~/.cache/spec2code."""
+    if STUDENT_ROOT != PROJECT_ROOT or is_source_tree():
+        return STUDENT_ROOT / ".cache" / "spec2code"
     return Path.home() / ".cache" / "spec2code"
 
 
@@ -191,6 +215,14 @@ def _parse(name: str, raw: str):
         if value and value not in levels.NAMES:
             raise SettingsError(f"SPEC2CODE_REQUIRE_ISOLATION={raw!r} is not one of: {' | '.join(levels.NAMES)}.")
         return value or None
+    if name == "SPEC2CODE_STUDENT_DIR":
+        if not raw:
+            return None
+        folder = Path(raw).expanduser()
+        if not folder.is_absolute():  # read by every process of the lab, each in its own folder: never relative
+            raise SettingsError(f"SPEC2CODE_STUDENT_DIR={raw!r} is not a whole path: give it from / or ~, "
+                                "e.g. ~/spec2code-lab.")
+        return folder
     if name == "SPEC2CODE_SEED":
         if not raw:
             return None
@@ -205,3 +237,7 @@ def _unknown(name: str) -> str:
     hint = difflib.get_close_matches(name, known, n=1)
     guess = f"Did you mean {hint[0]}? " if hint else ""
     return f"Unknown setting {name}. {guess}The lab reads: {', '.join(known)}."
+
+
+STUDENT_ROOT = student_root()  # fixed for the process, as the project folder is: its children inherit the setting
+LAB_AGENT = STUDENT_ROOT / "lab" / "agent.py"  # the learner's file

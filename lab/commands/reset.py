@@ -17,13 +17,13 @@ from checks.steps import step
 from harness import syntax
 from harness.errors import LabError, UsageError
 from harness.files import read_source, write_atomically
-from harness.settings import PROJECT_ROOT, agent_path, shown
+from harness.settings import PROJECT_ROOT, STUDENT_ROOT, agent_path, shown
 
 from lab.stubs import render
 
 from .parsing import Parser
 
-NOTEBOOKS = PROJECT_ROOT / "notebooks"
+NOTEBOOKS = STUDENT_ROOT / "notebooks"  # the student's copies (the project's own in a clone)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,7 +135,7 @@ def _notebook(name: str) -> Path:
 def _shipped(path: Path) -> bytes | None:
     """The notebook as last committed without outputs (the lab ships them clean), from the lab's git history; None
     outside a git clone."""
-    relative = path.relative_to(PROJECT_ROOT).as_posix()
+    relative = f"notebooks/{path.name}"  # as the lab's history names it, wherever the student's copy is
     try:
         commits = subprocess.run(["git", "log", "--format=%H", "--", relative], cwd=PROJECT_ROOT, capture_output=True,
                                  text=True, timeout=30, check=True).stdout.split()

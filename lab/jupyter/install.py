@@ -2,7 +2,9 @@
 reload extension and the default layout. Each step is safe to run again: what is already in place is left alone.
 
 Everything but the layout goes into the Python environment's own folders (sys.prefix), so JupyterLab finds it
-however it is started: by `spec2code lab`, or by a JupyterHub that runs this environment's server.
+however it is started: by `spec2code lab`, or by a JupyterHub that runs this environment's server. Installed once for
+many students (SPEC2CODE_STUDENT_DIR set), the environment names no layout: each student's is JupyterLab's own, in
+their home.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from harness.errors import LaunchError
 from harness.files import write_atomically
-from harness.settings import PROJECT_ROOT
+from harness.settings import PROJECT_ROOT, STUDENT_ROOT
 
 HERE = Path(__file__).resolve().parent
 KERNEL_NAME = "spec2code-lab"  # every notebook names this kernel
@@ -31,7 +33,8 @@ LABEXTENSION_BUILT = LABEXTENSION / "built"  # ... and its build, committed, so 
 LABEXTENSION_SOURCES = ("package.json", "package-lock.json", "tsconfig.json", "src")  # what the build is made from
 SOURCE_HASH = LABEXTENSION_BUILT / "source.sha256"  # the hash of those sources when the build was made
 TERMINAL_RC = "spec2code-terminal.bashrc"  # how a terminal in the lab starts (see terminal_command)
-STATE = PROJECT_ROOT / ".cache" / "jupyterlab"  # the lab's own JupyterLab folder: its layouts and the server's log
+STATE = STUDENT_ROOT / ".cache" / "jupyterlab"  # the lab's own JupyterLab folder: its layouts and the server's log
+SHARED = STUDENT_ROOT != PROJECT_ROOT  # installed once for many students, each with a folder of their own
 
 # The server's settings (jupyter_server_config.json). A session keeps the kernels of the notebooks in use, not one
 # per notebook ever opened: an idle kernel is stopped, and when a cell runs so are the least recently used ones
@@ -51,18 +54,21 @@ SERVER_CONFIG = {
 }
 
 
-def setup(prefix: str | Path | None = None, state: Path = STATE) -> list[str]:
+def setup(prefix: str | Path | None = None, state: Path = STATE, *, shared: bool = SHARED) -> list[str]:
     """Put the lab's JupyterLab pieces in place under `prefix` (default: sys.prefix), its layout under `state`.
 
+    `shared`: the environment serves many students (a JupyterHub), each with a home of their own, so it names no
+    folder of layouts (which would be one student's, or the image's) and puts none in place.
     Returns one line per piece, saying whether it was installed or already in place.
     """
     prefix = Path(prefix or sys.prefix)
     return [
         register_kernel(prefix),
         install_settings(prefix),
-        install_server_config(prefix, state),
+        install_server_config(prefix, None if shared else state),
         install_labextension(prefix),
-        install_workspace(state / "workspaces"),
+        "JupyterLab layout: each student's own, kept by JupyterLab in their home (~/.jupyter/lab/workspaces)"
+        if shared else install_workspace(state / "workspaces"),
     ]
 
 
@@ -100,16 +106,17 @@ def install_settings(prefix: Path) -> str:
     return merge_json(target, ours, "JupyterLab settings")
 
 
-def install_server_config(prefix: Path, state: Path = STATE) -> str:
+def install_server_config(prefix: Path, state: Path | None = STATE) -> str:
     """Merge the lab's server settings into prefix/etc/jupyter/jupyter_server_config.json (ours win per key).
 
-    Besides SERVER_CONFIG: the layouts live in the lab's own folder, and a terminal opened in JupyterLab starts as
-    `terminal_command` says, with the lab's Python first on PATH.
+    Besides SERVER_CONFIG: the layouts live in the lab's own folder `state` (with None, JupyterLab's own folder of
+    each user: an earlier setup's is taken out), and a terminal opened in JupyterLab starts as `terminal_command`
+    says, with the lab's Python first on PATH.
     """
     install_terminal_rc(prefix)
     target = prefix / "etc" / "jupyter" / "jupyter_server_config.json"
     ours = json.loads(json.dumps(SERVER_CONFIG))
-    ours["LabApp"] = {"workspaces_dir": str(state / "workspaces")}
+    ours["LabApp"] = {"workspaces_dir": None if state is None else str(state / "workspaces")}
     ours["ServerApp"]["terminado_settings"] = {"shell_command": terminal_command(prefix)}
     return merge_json(target, ours, "JupyterLab server settings")
 
@@ -148,7 +155,8 @@ def install_terminal_rc(prefix: Path) -> None:
 
 
 def merge_json(target: Path, ours: dict, what: str) -> str:
-    """Merge `ours` into the JSON file `target`, one level deep (ours win per key; other keys are kept)."""
+    """Merge `ours` into the JSON file `target`, one level deep (ours win per key; other keys are kept; a key of
+    ours set to None is taken out)."""
     try:
         merged = json.loads(target.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -156,6 +164,10 @@ def merge_json(target: Path, ours: dict, what: str) -> str:
     before = json.dumps(merged, sort_keys=True)
     for section, values in ours.items():
         merged.setdefault(section, {}).update(values)
+        for key in [key for key, value in values.items() if value is None]:
+            del merged[section][key]
+        if not merged[section]:
+            del merged[section]
     if json.dumps(merged, sort_keys=True) == before:
         return f"{what} already in place ({target})"
     try:

@@ -20,12 +20,12 @@ import urllib.request
 from pathlib import Path
 
 from harness.errors import LaunchError
-from harness.settings import PROJECT_ROOT, shown
+from harness.settings import STUDENT_ROOT, shown
 from lab.commands.parsing import Parser
 
 from .install import KERNEL_DISPLAY_NAME, KERNEL_NAME, STATE, setup  # noqa: F401 (KERNEL_*: the notebooks' tests)
 
-ROOT = PROJECT_ROOT  # JupyterLab's root
+ROOT = STUDENT_ROOT  # JupyterLab's root: the student's folder (the project folder in a clone)
 START_NOTEBOOK = "notebooks/00_start.ipynb"  # what a first run opens (through the layout install.py puts in place)
 LOG = STATE / "server.log"  # the server's messages, written afresh each start
 LOG_TAIL = 25  # lines of the log shown when the server fails
@@ -161,12 +161,17 @@ def parse_args(argv):
     parser.add_argument("--no-browser", action="store_true",
                         help="do not open a browser (the default when there is no display)")
     parser.add_argument("--setup-only", action="store_true", help="set up JupyterLab for the lab, then stop")
+    parser.add_argument("--student-files", nargs="?", const=str(STUDENT_ROOT), metavar="FOLDER",
+                        help="put a student's own files (lab/agent.py, lab/try_it.py, notebooks/) in FOLDER (default: "
+                        "$SPEC2CODE_STUDENT_DIR), keeping every file already there, then stop: for a JupyterHub")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
+        if args.student_files is not None:
+            return put_student_files(Path(args.student_files))
         if importlib.util.find_spec("jupyterlab") is None:  # looked up, not imported: this process stays small
             raise LaunchError("JupyterLab is not installed in this Python. Install the lab with: pip install -e .")
         if not args.setup_only:
@@ -185,6 +190,17 @@ def main(argv: list[str] | None = None) -> int:
     except LaunchError as exc:
         print(f"spec2code lab: {exc}", file=sys.stderr)
         return 1
+
+
+def put_student_files(folder: Path) -> int:
+    """`--student-files`: a student's own files in `folder`, each one already there kept as it is."""
+    from . import student_files  # here: the stubs are made from the reference, which `spec2code lab` never needs
+
+    lines = student_files.put(folder)
+    print(f"The student's files in {folder.expanduser().resolve()}:")
+    for line in lines:
+        print(f"  {line}")
+    return 0
 
 
 def serve(args) -> int:

@@ -25,6 +25,7 @@ def test_table_lists_every_variable_with_default_and_meaning():
         "SPEC2CODE_CACHE_DIR",
         "SPEC2CODE_REPLAY",
         "SPEC2CODE_AGENT",
+        "SPEC2CODE_STUDENT_DIR",
         "SPEC2CODE_TIMEOUT",
         "SPEC2CODE_ISOLATION",
         "SPEC2CODE_REQUIRE_ISOLATION",
@@ -174,3 +175,34 @@ def test_the_live_wait_and_the_trail(monkeypatch, tmp_path):
     monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "-1")
     with pytest.raises(SettingsError, match="SPEC2CODE_LIVE_WAIT='-1' is not a positive number of seconds"):
         settings.get("SPEC2CODE_MODEL")
+
+
+# --- the student's folder: one install, many students ----------------------------------------------------------
+
+
+def test_the_students_folder_is_the_project_folder_unless_given():
+    assert settings.STUDENT_ROOT == settings.PROJECT_ROOT
+    assert settings.student_root(environ={}) == settings.PROJECT_ROOT
+    assert settings.student_root(environ={"SPEC2CODE_STUDENT_DIR": "~/spec2code-lab"}) == (
+        Path.home() / "spec2code-lab").resolve()
+
+
+def test_a_relative_students_folder_is_refused_and_not_used():
+    assert settings.student_root(environ={"SPEC2CODE_STUDENT_DIR": "spec2code-lab"}) == settings.PROJECT_ROOT
+    with pytest.raises(SettingsError, match="SPEC2CODE_STUDENT_DIR='spec2code-lab' is not a whole path"):
+        settings.check({"SPEC2CODE_STUDENT_DIR": "spec2code-lab"})
+
+
+def test_given_a_students_folder_the_lab_finds_their_files_there_and_the_install_where_it_is(tmp_path):
+    import subprocess
+    import sys
+
+    script = ("from harness import settings as s; print(s.LAB_AGENT); print(s.default_cache_dir()); "
+              "print(s.agent_path()); print(s.shown(s.LAB_AGENT)); print(s.shown(s.REFERENCE_AGENT))")
+    environ = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "SPEC2CODE_STUDENT_DIR": "~/lab-files",
+               "SPEC2CODE_AGENT": "lab/mine.py"}
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=environ, capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    mine = tmp_path.resolve() / "lab-files"
+    assert out == [str(mine / "lab" / "agent.py"), str(mine / ".cache" / "spec2code"), str(mine / "lab" / "mine.py"),
+                   "lab/agent.py", "solutions/agent.py"]

@@ -176,3 +176,19 @@ def test_the_launcher_reads_and_installs_without_loading_the_server_it_starts(tm
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done
     assert list(tmp_path.glob("default-*.jupyterlab-workspace"))
+
+
+def test_an_install_for_many_students_names_no_ones_layout(tmp_path):
+    prefix, state = tmp_path / "env", tmp_path / "state"
+    install.setup(prefix, state)  # an earlier setup, for one student in the install's own folder
+    config = prefix / "etc" / "jupyter" / "jupyter_server_config.json"
+    assert "workspaces_dir" in json.loads(config.read_text())["LabApp"]
+
+    lines = install.setup(prefix, state, shared=True)
+    assert lines[2].startswith("JupyterLab server settings installed")
+    assert lines[-1].startswith("JupyterLab layout: each student's own")
+    server = json.loads(config.read_text())
+    assert "LabApp" not in server, "a shared install named one student's folder of layouts"
+    assert server["MappingKernelManager"] == install.SERVER_CONFIG["MappingKernelManager"]
+    assert all("already" in line or "each student's own" in line
+               for line in install.setup(prefix, state, shared=True)), "a second setup changed something"
