@@ -7,7 +7,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from harness import settings
+from harness import levels, settings
 from harness.sandbox import isolation_level
 from harness.settings import shown
 from harness.text import clean_data, one_line
@@ -25,7 +25,8 @@ NOT_GRADED = ("loads", "submitted", "graded")  # the one check of a submission t
 
 
 def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=None, partial=False,
-              credit_blocked=False, progress=None, task=None, require=None, prepare=None) -> list[dict]:
+              credit_blocked=False, progress=None, task=None, require=None, prepare=None,
+              lowered=None) -> list[dict]:
     """Grade every submission (up to `jobs` at once) and return one scored report each, in the given order.
 
     progress: a report.progress.Progress told when each submission starts and ends (None: nothing is shown).
@@ -34,11 +35,18 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
     `user` level, reach.Exposed before anything is graded when a child could read the reference or a classmate's.
     prepare: a function given the submissions once the walls are known to hold, returning them as they are graded
     (the grade command compares them for similarity there: nothing is done for a grading that is refused).
+    lowered: a function told `(jobs, why)` before anything is graded, when the walls here allow fewer submissions at
+    once than `jobs` (see at_once).
     """
     submissions = list(submissions)
     found = isolation.require(require or settings.get("SPEC2CODE_REQUIRE_ISOLATION"))
     # Where a child has a user of its own but no namespaces, nothing it must not read may be open to such a user.
     reach.guard((found["agent"], found["sandbox"]), [s.path for s in submissions if s.path is not None])
+    allowed, why = at_once(jobs, found)
+    if allowed < jobs and len(submissions) > 1:
+        jobs = allowed
+        if lowered is not None:
+            lowered(jobs, why)
     if prepare is not None:
         submissions = list(prepare(submissions))
     for current in STEPS:  # load every step's checks here, before threads share them
@@ -67,6 +75,17 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
         raise
     finally:  # on Ctrl-C, drop the submissions not started yet instead of grading them all first
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def at_once(jobs: int, found: dict) -> tuple[int, str]:
+    """How many submissions may be graded at once with the walls `found` (isolation.in_force), and why that is
+    fewer than `jobs` ('' when it is not): one, where the agent's child or the sandbox shares what a submission
+    could use up with its classmates (harness/levels.py's `one_at_a_time`)."""
+    for level in dict.fromkeys((found["agent"], found["sandbox"])):
+        why = levels.TABLE[level].one_at_a_time if level in levels.TABLE else ""
+        if why and jobs > 1:
+            return 1, f"at the {level} level {why}"
+    return jobs, ""
 
 
 def grade_submission(submission: Submission, *, timeout=None, points=None, partial=False,

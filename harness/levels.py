@@ -18,6 +18,7 @@ class Level(NamedTuple):
     lacks: dict  # {wall: what code can still do at this level}; the sandbox's tests skip an attack on such a wall
     student: str  # what the level means, for a student (Gradescope, spec2code try)
     instructor: str  # what it means, for an instructor (the class page)
+    one_at_a_time: str = ""  # why a class is graded one submission at a time at this level ("": several at once)
 
 
 TABLE = {level.name: level for level in (
@@ -28,13 +29,19 @@ TABLE = {level.name: level for level in (
           "read-only view of the runtime"),
     Level(USER, 1, {
         "read_files": "the solution can read every file any user may read (the held-out tests on disk among them)",
-        "shared_folders": "it can write in the machine's shared folders (/tmp, /dev/shm, /run/lock) while it runs "
-                          "(what it leaves there is deleted when the run ends)",
+        "shared_folders": "it can write in the machine's shared folders (/tmp, /dev/shm, /run/lock) while it runs, "
+                          "sharing their space with every other run (what it leaves there is deleted when the run "
+                          "ends)",
         "processes": "it can see the machine's other processes",
     },
           "code runs as a user of its own, never root, with limits and no network, but without namespaces of its own",
           "each run as a user of its own, never root, with limits and no network, but without namespaces (root in a "
-          "container without CAP_SYS_ADMIN, as on Gradescope or Docker)"),
+          "container without CAP_SYS_ADMIN, as on Gradescope or Docker)",
+          # No disk of its own without namespaces (a tmpfs or a quota needs CAP_SYS_ADMIN): one at a time, scrubbed
+          # in between, is what keeps a submission that fills the disk from failing a classmate's grade.
+          "every submission and its runs write in the machine's shared folders (/tmp, /var/tmp, /dev/shm, "
+          "/run/lock), so one that filled them would fail a classmate graded beside it; what each leaves there is "
+          "deleted before the next starts"),
     Level(PROCESS, 0, {
         "read_files": "the solution runs as your user: it can read the file system as you can",
         "write_files": "it can write and delete your files",
@@ -46,6 +53,7 @@ TABLE = {level.name: level for level in (
         "own_limits": "runs share your user's process limit",
     },
           "code runs in separate processes with limits, without a user of its own",
+          # (Nothing is scrubbed between submissions here, so one at a time would not keep them apart.)
           "separate processes with limits, as the grading user: grade untrusted work in a container to get stronger "
           "walls"),
 )}

@@ -76,11 +76,19 @@ def _stubs() -> str:
 def _grade(args, found, out: Path | None) -> int:
     started = time.monotonic()
     submissions = found.submissions
+    jobs = args.jobs
+
+    def lowered(allowed: int, why: str) -> None:
+        nonlocal jobs
+        jobs = allowed
+        print(f"spec2code grade: grading one submission at a time, not {args.jobs}: {why}. To grade several at "
+              "once, grade where the sandbox can make namespaces (see 'The sandbox' in the README).", file=sys.stderr)
+
     try:
         with Progress(len(submissions)) as progress:
             graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points,
                                partial=args.partial, credit_blocked=args.credit_blocked, progress=progress,
-                               task=args.task, require=args.require_isolation, prepare=_compared)
+                               task=args.task, require=args.require_isolation, prepare=_compared, lowered=lowered)
     except KeyboardInterrupt:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
@@ -100,7 +108,7 @@ def _grade(args, found, out: Path | None) -> int:
             print(f"spec2code grade: could not write {out}: {exc.strerror or exc}", file=sys.stderr)
             return 2
     left_out = unmatched(graded, args.format) if args.format in LMS_FORMATS else []
-    print(summary(graded, seconds=time.monotonic() - started, jobs=args.jobs, out=out, found=found,
+    print(summary(graded, seconds=time.monotonic() - started, jobs=jobs, out=out, found=found,
                   left_out=left_out), file=sys.stderr)
     return 0
 
