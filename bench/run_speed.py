@@ -1,7 +1,8 @@
 """Benchmark: harness.run against a fresh pytest process per round, a bare interpreter and a fork, side by side.
 
 Run on demand (not part of the test suite; shared machines are noisy, so only ratios measured in one run
-mean anything). It also measures run() against a pytest process at every isolation level this machine gives, each
+mean anything). It measures the floor (bench/floor.py) and one run back to back and spaced, stage by stage, in the
+same run. It also measures run() against a pytest process at every isolation level this machine gives, each
 in a process of its own: as root, as a normal user (user namespaces) and as root with Docker's default walls (those
 two need root, see tests/harness/sandbox/identities.py), and at the process level:
 
@@ -11,6 +12,8 @@ two need root, see tests/harness/sandbox/identities.py), and at the process leve
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import json
 import os
 import resource
@@ -24,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import harness  # noqa: E402
+from bench import floor  # noqa: E402
 from harness.model import offline as offline_model  # noqa: E402
 from harness.sandbox import caller  # noqa: E402
 from harness.tasks import LEAP_YEAR, SPEC  # noqa: E402
@@ -70,6 +74,65 @@ def fork_only() -> None:
     if pid == 0:
         os._exit(0)
     os.waitpid(pid, 0)
+
+
+STAGES = ("start", "load", "collect", "tests", "finish")  # of one run, in order; "other" is the rest of its time
+
+
+@contextlib.contextmanager
+def stage_clock():
+    """Record each run's stages while in force: start and finish (the caller's two requests to the server) as the
+    caller sees them, load, collect and tests as the run's test process timed them ("stages" in its records)."""
+    record = collections.defaultdict(list)
+    request, exchange = caller._Server.request, caller._exchange
+
+    def timed_request(self, message, fds=()):
+        begun = time.perf_counter()
+        try:
+            return request(self, message, fds)
+        finally:
+            record["start" if message.get("cmd") == "run" else "finish"].append(time.perf_counter() - begun)
+
+    def timed_exchange(*args):
+        events, timed_out = exchange(*args)
+        for event in events:
+            if event.get("event") == "stages":
+                for stage in ("load", "collect", "tests"):
+                    record[stage].append(float(event.get(stage, 0)))
+        return events, timed_out
+
+    caller._Server.request, caller._exchange = timed_request, timed_exchange
+    try:
+        yield record
+    finally:
+        caller._Server.request, caller._exchange = request, exchange
+
+
+def one_run(rounds: int, tests: str, gap: float) -> dict:
+    """Median seconds of one run of the visible tests, `gap` seconds apart, and the median of each stage."""
+    sandbox_round(tests)
+    times = []
+    with stage_clock() as record:
+        for _ in range(rounds):
+            times.append(time_once(lambda: sandbox_round(tests)))
+            time.sleep(gap)
+    stages = {stage: statistics.median(record[stage]) for stage in STAGES if record[stage]}
+    total = statistics.median(times)
+    return {"total": total, "stages": {**stages, "other": max(0.0, total - sum(stages.values()))}}
+
+
+def print_one_run(rounds: int, tests: str) -> None:
+    """The floor, then one run back to back and spaced, against it and stage by stage."""
+    found = floor.measure()
+    parts = ", ".join(f"{name} {seconds * 1000:.1f}" for name, seconds in found["steps"].items())
+    print(f"floor (median of 50 each): {parts} = {found['floor'] * 1000:.1f} ms")
+    for name, why in found["missing"].items():
+        print(f"  (no {name} here: {why})")
+    for label, gap in (("back to back", 0.0), ("0.3 s apart", 0.3)):
+        m = one_run(rounds, tests, gap)
+        stages = ", ".join(f"{stage} {seconds * 1000:.1f}" for stage, seconds in m["stages"].items())
+        print(f"one run, {label}: {m['total'] * 1000:.1f} ms = {m['total'] / found['floor']:.1f}x the floor "
+              f"(target: at most 2x); stages (medians, ms): {stages}")
 
 
 def rss_mib() -> float:
@@ -119,7 +182,7 @@ def each_level(rounds: int) -> None:
         m = json.loads(done.stdout.strip().splitlines()[-1])
         print(f"{name:<30}{m['isolation']:>12}{m['run'] * 1000:>10.1f}{m['pytest'] * 1000:>11.1f}"
               f"{m['pytest'] / m['run']:>11.1f}x")
-    print("(target: run() at least 10x faster than a pytest process, at every level)")
+    print("(target: run() at least 10x faster than a pytest process at every level, 25x at namespaces)")
 
 
 def main(argv=None) -> int:
@@ -149,13 +212,16 @@ def main(argv=None) -> int:
             times["fork + exit"].append(time_once(fork_only))
 
     med = {name: statistics.median(values) for name, values in times.items()}
-    print(f"isolation in force: {harness.sandbox.isolation_level()}   rounds: {args.rounds}   cores: {os.cpu_count()}")
+    print(f"isolation in force: {harness.sandbox.isolation_level()}   rounds: {args.rounds}   cores: {os.cpu_count()}"
+          f"   load average: {os.getloadavg()[0]:.1f}")
+    print_one_run(args.rounds, tests)
     print(f"{'way':<22}{'median ms':>11}{'min ms':>9}{'vs harness.run':>16}")
     for name, values in times.items():
         ratio = med[name] / med["harness.run"]
         print(f"{name:<22}{med[name] * 1000:>11.1f}{min(values) * 1000:>9.1f}{ratio:>15.2f}x")
     print(f"harness.run costs {med['harness.run'] / med['fork + exit']:.1f} forks, "
-          f"{med['harness.run'] / med['bare python -I -S']:.1f} bare interpreter starts.\n")
+          f"{med['harness.run'] / med['bare python -I -S']:.1f} bare interpreter starts; a pytest process costs "
+          f"{med['pytest process'] / med['harness.run']:.1f} runs (target: at least 25).\n")
     each_level(args.rounds)
 
     if args.memory_runs:

@@ -89,6 +89,7 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
     """Load the solution over there, the tests here; run them and emit what happened, ending with "done"."""
     if not isinstance(deadline, (int, float)):
         deadline = time.monotonic() + timeout
+    clock = [time.monotonic()]  # when each stage ended, for the benchmark's "stages" (no verdict reads them)
     least, most, share = LOAD_MARGIN
     load_by = deadline - min(most, max(least, share * timeout))
     try:
@@ -101,6 +102,7 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
         channel.dead = channel.story(e)
         load = {"loaded": False, "kind": "crash", "message": f"the solution's process {channel.dead} while loading"}
 
+    clock.append(time.monotonic())
     test_path = os.path.join(tests_dir, "test_solution.py")
     with open(test_path, "w") as f:
         f.write(payload["tests"])
@@ -116,6 +118,7 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
     if payload.get("compiled"):
         preload_test_module(payload["compiled"], test_path)
     items = collect_file(session, test_path)
+    clock.append(time.monotonic())
     emit(event="collected", names=[item.name for item in items])
     if RECORDER.collect_errors:
         emit(event="error", kind="test error", message=first_line_of_collect_error(RECORDER.collect_errors[0]),
@@ -136,6 +139,8 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
             emit(event="error", kind=kind, message=f"the solution's process {channel.dead} during the tests")
         elif channel.memory:
             emit(event="error", kind="memory", message="the solution ran out of memory")
+    clock.append(time.monotonic())
+    emit(event="stages", **{stage: b - a for stage, a, b in zip(("load", "collect", "tests"), clock, clock[1:])})
     channel.drain()
     if channel.printed:
         emit(event="printed", text="".join(channel.printed), cut=channel.printed_extra)
