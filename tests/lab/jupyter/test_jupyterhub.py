@@ -1,0 +1,136 @@
+"""The class on a real JupyterHub, set up as docs/jupyterhub/config.yaml says: one install, three students.
+
+A hub (the `jupyterhub` package, configurable-http-proxy from npm, the local process spawner, a password, on
+127.0.0.1 only) serves three Linux users made for the test, each with a private home. Each student logs in, opens
+the nbgitpuller link, which pulls the repository of student files (`spec2code lab --student-files`) into their
+home, runs a check cell in a kernel through the hub's proxy, edits lab/agent.py as JupyterLab saves it, has the
+server stopped as the idle culler stops it, opens the link again (the lab's update arrives, the edit stays), runs
+the check on the edited file, and tries to read a classmate's agent.py. The PSS of each student's processes is
+measured while their kernel is up.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from tests.lab.jupyter import hub_driver as driver
+from tests.paths import ROOT
+
+pytestmark = pytest.mark.slow
+
+CONFIG = yaml_config = ROOT / "docs" / "jupyterhub" / "config.yaml"
+STUDENTS = ("s2c-hub-ada", "s2c-hub-bo", "s2c-hub-cy")
+SOLVED_STEP_1 = '''
+
+def extract_code(reply):
+    """Solved on the hub: the first fenced block, else the whole reply."""
+    if "```" not in reply:
+        return reply.strip()
+    block = reply.split("```")[1]
+    return block[len("python"):].lstrip("\\n") if block.startswith("python") else block.strip("\\n")
+'''
+CHECK_CELL = "from lab.jupyter import check_step\ncheck_step(1)"
+
+
+def why_not() -> str | None:
+    """None when a real hub can run here, else why not (the reason the test is skipped)."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return "needs root on Linux, to make the three students' users"
+    for tool in ("useradd", "usermod", "git"):
+        if not shutil.which(tool):
+            return f"needs {tool}"
+    for module in ("jupyterhub", "nbgitpuller", "yaml"):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"needs the {module} package: pip install -e '.[dev]'"
+    if driver.proxy_command() is None:
+        return "needs configurable-http-proxy, or npm to install it (Debian: apt install nodejs npm)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    why = why_not()
+    if why:
+        pytest.skip(why)
+    import yaml
+
+    config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    install = driver.shared_install()
+    if install is None:
+        pytest.skip("no Python of this version that every user can run, with this one's packages readable by all")
+    with driver.students(STUDENTS) as homes, \
+            driver.student_repository(driver.shared_folder("spec2code-hub-repo-")) as (repo, url), \
+            driver.Hub(tmp_path_factory.mktemp("hub"), config, STUDENTS, install) as running:
+        running.homes, running.repo, running.repo_url = homes, repo, url
+        yield running
+
+
+def test_three_students_work_on_one_install_each_in_their_own_home(hub):
+    link = hub.config["custom"]["spec2codeLink"]
+    folder = hub.config["singleuser"]["extraEnv"]["SPEC2CODE_STUDENT_DIR"]
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["targetpath"] == [Path(folder).name]
+    assert hub.config["singleuser"]["defaultUrl"].startswith(f"/lab/tree/{Path(folder).name}/")
+
+    def day(index: int) -> dict:
+        name, other = STUDENTS[index], STUDENTS[(index + 1) % len(STUDENTS)]
+        return student_day(hub, name, hub.homes[other] / Path(folder).name / "lab" / "agent.py", link)
+
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(len(STUDENTS)) as pool:
+        seen = dict(zip(STUDENTS, pool.map(day, range(len(STUDENTS)))))
+    print(f"\nthree students' days on one hub: {time.monotonic() - started:.1f} s")
+    for name, what in seen.items():
+        print(f"{name}: {json.dumps(what, indent=1)}")
+
+    guarantee = driver.megabytes(hub.config["singleuser"]["memory"]["guarantee"])
+    for name, what in seen.items():
+        assert "not started" in what["check"], (name, what["check"])
+        assert "Solved on the hub" in what["after the restart"], (name, what["after the restart"])
+        assert "passed" in what["check after the restart"], (name, what["check after the restart"])
+        assert what["the lab's update"] == "arrived", name
+        assert "Permission denied" in what["a classmate's agent.py"], (name, what["a classmate's agent.py"])
+        assert 0 < what["PSS MB"] < guarantee, (name, what["PSS MB"])
+        mine, pulled = hub.homes[name] / Path(folder).name, hub.repo
+        assert visible(mine) == visible(pulled) == ["NEWS.md", "lab", "notebooks"], "not only the student's files"
+        assert visible(mine / "lab") == ["agent.py", "try_it.py"]  # the install (harness/, solutions/) stays out
+        size = sum(p.stat().st_size for p in mine.rglob("*") if p.is_file() and ".git" not in p.parts)
+        print(f"{name}: {visible(hub.homes[name], hidden=True)} in the home; {size / 1e3:.0f} kB of student files")
+        assert size < 500_000
+
+
+def visible(folder: Path, hidden: bool = False) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if hidden or not p.name.startswith("."))
+
+
+def student_day(hub, name: str, classmates_agent: Path, link: str) -> dict:
+    """One student's session, as a browser and the culler would drive it; what they saw, for the report."""
+    browser = hub.browser(name)
+    browser.pull(link, hub.repo_url)
+    seen = {"check": browser.run_cell(CHECK_CELL)}
+    agent = browser.read(f"{hub.folder}/lab/agent.py")
+    browser.save(f"{hub.folder}/lab/agent.py", agent.split("\n\ndef extract_code")[0] + SOLVED_STEP_1
+                 + "\n\ndef write_tests" + agent.split("\n\ndef write_tests", 1)[1])
+    hub.cull(name)
+    driver.update_once(hub.repo)  # the instructor pushes a change while the server is down
+    browser.pull(link, hub.repo_url)
+    after = browser.read(f"{hub.folder}/lab/agent.py")
+    seen["after the restart"] = next(line.strip() for line in after.splitlines() if "Solved on the hub" in line) \
+        if "Solved on the hub" in after else "the edit is gone"
+    seen["the lab's update"] = "arrived" if browser.exists(f"{hub.folder}/{driver.UPDATE}") else "missing"
+    seen["check after the restart"] = browser.run_cell(CHECK_CELL)
+    seen["a classmate's agent.py"] = browser.run_cell(f"open({str(classmates_agent)!r}).read()")
+    seen["PSS MB"] = round(driver.pss_of_user(name) / 2**20, 1)
+    browser.close()
+    return seen
