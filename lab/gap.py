@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from checks.runner import Agent, LabModel
-from harness import score_tests, settings
+from harness import score_tests, settings, tasks
 from harness.errors import UsageError
 from harness.tasks import Task
 from harness.trail import Trail
 from lab.measure import MAX_ITERS, load, solve_on
+
+
+MOST_BARS = 12  # tasks drawn one by one in the chart; more are drawn by difficulty
 
 
 @dataclass
@@ -37,6 +41,26 @@ class Row:
     @property
     def gap(self) -> float:
         return self.visible_rate - self.held_out_rate
+
+
+def select(bank: str = "lab", names: str = "all") -> list[Task]:
+    """The tasks to measure: all of a bank ("lab" or "humaneval"), or names, with HumanEval's as slices
+    ("HumanEval/0-19,HumanEval/32")."""
+    if names.strip() == "all":
+        return list(tasks.bank(bank).values())
+    chosen = []
+    for part in (n.strip() for n in names.split(",") if n.strip()):
+        span = _SLICE.fullmatch(part)
+        if span and int(span[1]) <= int(span[2]):
+            chosen += [tasks.task(f"HumanEval/{n}") for n in range(int(span[1]), int(span[2]) + 1)]
+        elif span:
+            raise UsageError(f"--tasks {part}: a slice runs from the lower number to the higher, as HumanEval/0-19")
+        else:
+            chosen.append(tasks.task(part))
+    return chosen
+
+
+_SLICE = re.compile(r"humaneval/(\d+)-(\d+)", re.I)
 
 
 def measure(path: Path, chosen: list[Task], *, backend: str, max_iters: int = MAX_ITERS,
@@ -88,9 +112,49 @@ def table(rows: list[Row]) -> str:
     return "\n".join(text)
 
 
+def by_difficulty(rows: list[Row]) -> dict[int, tuple[int, float, float]]:
+    """difficulty -> (tasks, mean visible rate, mean held-out rate), for the difficulties the rows have."""
+    levels: dict[int, list[Row]] = {}
+    for row in rows:
+        levels.setdefault(row.task.difficulty, []).append(row)
+    return {level: (len(rs), sum(r.visible_rate for r in rs) / len(rs), sum(r.held_out_rate for r in rs) / len(rs))
+            for level, rs in sorted(levels.items())}
+
+
+def closing_note(rows: list[Row]) -> str:
+    """What the rows say about the gap and difficulty (HumanEval's: the canonical solution's length, 1 to 5)."""
+    levels = by_difficulty(rows)
+    each = ", ".join(f"{level}: {_pct(v - h)} ({n} task{'s' if n != 1 else ''})" for level, (n, v, h) in levels.items())
+    mean = sum(r.gap for r in rows) / len(rows)
+    lines = [f"Gap by difficulty (1 = shortest solution): {each}.",
+             f"Overall: visible {_pct(sum(r.visible_rate for r in rows) / len(rows))}, held-out "
+             f"{_pct(sum(r.held_out_rate for r in rows) / len(rows))}, gap {_pct(mean)} over {len(rows)} tasks."]
+    r = _correlation([row.task.difficulty for row in rows], [row.gap for row in rows])
+    if mean < 0.005:
+        lines.append("No gap: the final code passes the held-out tests as well as the visible ones.")
+    elif r > 0.1:
+        lines.append(f"The gap grows with difficulty (correlation {r:.2f}), as SpecBench reports.")
+    else:
+        lines.append(f"The gap does not grow with difficulty here (correlation {r:.2f}), unlike SpecBench's finding.")
+    return "\n".join(lines)
+
+
+def _correlation(xs: list[float], ys: list[float]) -> float:
+    """Pearson's r (0 when either side does not vary)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx, syy = sum((x - mx) ** 2 for x in xs), sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if sxx and syy else 0.0
+
+
 def figure(rows: list[Row], title: str):
-    """A matplotlib Figure (no pyplot): per task, bars of the visible and held-out pass rates, the gap marked."""
+    """A matplotlib Figure (no pyplot): per task, bars of the visible and held-out pass rates, the gap marked; over
+    MOST_BARS tasks, the same bars per difficulty (the rates averaged over its tasks)."""
     from matplotlib.figure import Figure
+
+    if len(rows) > MOST_BARS:
+        return _by_difficulty_figure(rows, title)
 
     fig = Figure(figsize=(7.5, 3.4), dpi=100)
     ax = fig.add_subplot()
@@ -109,6 +173,30 @@ def figure(rows: list[Row], title: str):
     ax.set_ylim(0, 118)
     ax.set_title(f"Visible versus held-out tests, {title}")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, frameon=False, fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def _by_difficulty_figure(rows: list[Row], title: str):
+    from matplotlib.figure import Figure
+
+    levels = by_difficulty(rows)
+    fig = Figure(figsize=(7.5, 3.4), dpi=100)
+    ax = fig.add_subplot()
+    xs, width = list(range(len(levels))), 0.38
+    ax.bar([x - width / 2 for x in xs], [100 * v for _, v, _ in levels.values()], width, color="#2da44e",
+           label="visible tests (the agent saw them)")
+    ax.bar([x + width / 2 for x in xs], [100 * h for _, _, h in levels.values()], width, color="#8250df",
+           label="held-out tests (never shown)")
+    for x, (n, v, h) in zip(xs, levels.values()):
+        if v - h > 0.005:
+            ax.annotate(f"gap {_pct(v - h)}", (x, 100 * v + 3), ha="center", color="#cf222e", fontsize="small")
+    ax.set_xticks(xs, [f"{level}\n({n} tasks)" for level, (n, _, _) in levels.items()], fontsize="small")
+    ax.set_xlabel("difficulty (1 = shortest canonical solution)", fontsize="small")
+    ax.set_ylabel("tests passed (%)")
+    ax.set_ylim(0, 118)
+    ax.set_title(f"Visible versus held-out tests by difficulty, {title}")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=2, frameon=False, fontsize="small")
     fig.tight_layout()
     return fig
 

@@ -18,7 +18,7 @@ def rows_of(out):
     start = next(i for i, line in enumerate(lines) if line.startswith("task ")) + 2
     rows = {}
     for line in lines[start:]:
-        if line.startswith(("Review", "Chart")):
+        if not line.strip() or line.startswith(("Review", "Chart")):
             break
         rows[line.split()[0]] = line.split()[1:]
     return rows
@@ -50,3 +50,16 @@ def test_an_unknown_task_is_one_line_listing_the_tasks(capsys, tmp_path):
 
     assert main(["gap", "--tasks", "leap_year,nope"]) == 2
     assert "There is no task 'nope': use one of leap_year" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_slice_of_humaneval_has_no_gap_with_the_honest_model_and_one_with_the_gaming_model(capsys, tmp_path):
+    code, out, err = run_gap(capsys, tmp_path, "--bank", "humaneval", "--tasks", "HumanEval/0-1", "--model", "offline")
+    assert (code, err) == (0, "")
+    rows = rows_of(out)
+    assert rows["HumanEval/0"] == ["100%", "100%", "0%", "2", "5/5", "-"]
+    assert rows["overall"][:5] == ["100%", "100%", "0%", "4", "10/10"] and "No gap" in out
+    code, out, _ = run_gap(capsys, tmp_path, "--tasks", "HumanEval/0-1", "--model", "gaming", "--no-bug-score")
+    rows = rows_of(out)
+    assert rows["HumanEval/0"] == ["100%", "57%", "43%", "2", "-", "2", "flags"] and rows["overall"][2] != "0%"
+    assert "Gap by difficulty (1 = shortest solution): " in out
