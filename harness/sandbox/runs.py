@@ -81,8 +81,8 @@ class Run:
         """Kill every process of the run; return once they are gone and reaped (`reap` reaps the server's orphans).
         Never raises."""
         pid = self.pid
-        steps = (lambda: _kill_tree(pid), lambda: setattr(self, "ended", _wait(pid)), lambda: cgroups.kill(self.cgroups),
-                 reap, self._kill_users, reap)
+        steps = (lambda: setattr(self, "ended", _end_tree(pid)), lambda: cgroups.kill(self.cgroups), reap,
+                 self._kill_users, reap)
         for step in steps:
             try:
                 step()
@@ -113,39 +113,53 @@ class Run:
                 pass
 
 
-def _kill_tree(pid: int) -> None:
-    """SIGKILL the run's first process, its children (the test process, first of its PID namespace, whose death
-    ends the namespace) and its process group."""
+def _end_tree(pid: int, patience: float = 10.0) -> bool:
+    """SIGKILL the run's first process, its children (the test process, first of its PID namespace, whose end ends
+    the namespace and all in it) and their process groups; wait until each has ended, woken by the kernel the moment
+    it does (no polling), and reap them. True once the first process is reaped."""
     targets = _children(pid) + [pid]
+    watched = []
     for target in targets:
+        try:
+            watched.append(os.pidfd_open(target))
+        except (AttributeError, OSError):  # gone already, or a kernel without pidfds: _wait polls below
+            pass
         for who in (target, -target):
             try:
                 os.kill(who, signal.SIGKILL)
             except OSError:
                 pass
+    deadline = time.monotonic() + patience
+    try:
+        while watched and time.monotonic() < deadline:
+            ended, _, _ = select.select(watched, [], [], max(0.0, deadline - time.monotonic()))
+            for fd in ended:
+                watched.remove(fd)
+                os.close(fd)
+    finally:
+        for fd in watched:
+            os.close(fd)
+    for target in targets[:-1]:  # the test process, ours to reap if its keeper ended first (we are a subreaper)
+        try:
+            os.waitpid(target, os.WNOHANG)
+        except ChildProcessError:
+            pass
+    return _wait(pid, patience)
 
 
 def _wait(pid: int, patience: float = 10.0) -> bool:
     """Reap the run's first process, waiting for it to end (at most `patience` seconds); True once reaped."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        pidfd = None
-    if pidfd is not None:  # woken the moment it ends, instead of polling
-        try:
-            select.select([pidfd], [], [], patience)
-        finally:
-            os.close(pidfd)
     deadline = time.monotonic() + patience
-    while time.monotonic() < deadline:
+    while True:
         try:
             done, _ = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             return True
         if done:
             return True
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(0.001)
-    return False
 
 
 def _children(pid: int) -> list[int]:
