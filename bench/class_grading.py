@@ -3,9 +3,11 @@
 Run on demand (shared machines are noisy: compare the levels, measured one after the other in one run). Each level
 grades in a process of its own, as root, as a normal user and as root with Docker's default walls (those two need
 root, see tests/harness/sandbox/identities.py), and at the process level. The class is reference-like agents (the
-reference and the correct fixtures), each made distinct by a line of its own:
+reference and the correct fixtures), each made distinct by a line of its own. Then, at the level this machine
+gives, a class as a real one comes (`--mixed`: reference variants, wrong agents, stubs, syntax errors and a few
+that hang), and the CPU time Gradescope's path costs for one reference submission (run_autograder's command):
 
-    .venv/bin/python bench/class_grading.py [--size 200] [--jobs 2]
+    .venv/bin/python bench/class_grading.py [--size 200] [--jobs 2] [--mixed 1000]
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,13 +30,14 @@ sys.path.insert(0, ROOT)
 from bench.run_speed import LEVELS  # noqa: E402  the same four levels, run the same way
 
 BEFORE = 13.0  # s for 200 submissions, --jobs 2, on this 2-core machine before the grader was walled in (issue 10)
+MIXED_TARGET = 120.0  # s for 1,000 mixed submissions with --jobs 2 on a quiet 2-core machine
+GRADESCOPE_TARGET = 1.0  # CPU-s of Gradescope's path for one reference submission
+# Of a mixed class, per 1,000: wrong agents, stubs, syntax errors and hangs; the rest are reference variants.
+MIX = {"wrong": 400, "stubs": 100, "syntax error": 95, "hangs": 5}
 
 
 def make_class(folder: str, size: int) -> None:
-    """`size` folders of one agent.py each, in a folder only the user that grades them may enter (as root, the
-    normal user of tests/harness/sandbox/identities.py, which root enters too): at the `user` level the grader
-    refuses a class every user can read. The files stay readable: at `namespaces` each child reads its own."""
-    from tests.harness.sandbox import identities
+    """`size` reference-like agents (the reference and the correct fixtures), each made distinct (see write_class)."""
     from tests.helpers import self_contained
     from tests.paths import AGENTS, REFERENCE_AGENT
 
@@ -40,17 +45,92 @@ def make_class(folder: str, size: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for fixture in sorted((AGENTS / "correct").glob("*.py")):
             sources.append(self_contained(fixture, scratch).read_text(encoding="utf-8"))
-    for n in range(size):
-        student = os.path.join(folder, f"s{n:03d}")
+    write_class(folder, [sources[n % len(sources)] for n in range(size)])
+
+
+def mixed_sources(size: int, scratch: str) -> list[tuple[str, str]]:
+    """(kind, source) for a class of `size` as one comes: MIX per 1,000, the rest reference variants."""
+    from lab.stubs import render
+    from tests.helpers import self_contained
+    from tests.paths import AGENTS, REFERENCE_AGENT
+
+    def pool(folder: str, hangs: bool) -> list[str]:
+        return [self_contained(path, scratch).read_text(encoding="utf-8") for path in sorted((AGENTS / folder).glob("*.py"))
+                if ("cpu_loop" in path.name or "hangs" in path.name) == hangs]
+
+    reference = REFERENCE_AGENT.read_text(encoding="utf-8")
+    pools = {"reference": [reference, *pool("correct", False)], "wrong": pool("wrong", False), "stubs": [render()],
+             "syntax error": [reference.replace("def extract_code(", "def extract_code(:", 1)],
+             "hangs": pool("wrong", True) + pool("special", True)}
+    counts = {kind: size * per_1000 // 1000 for kind, per_1000 in MIX.items()}
+    counts["reference"] = size - sum(counts.values())
+    return [(kind, pools[kind][n % len(pools[kind])]) for kind, count in counts.items() for n in range(count)]
+
+
+def write_class(folder: str, sources: list[str]) -> None:
+    """One folder of one agent.py per source, each made distinct by a line of its own, in a folder only the user that
+    grades them may enter (as root, the normal user of tests/harness/sandbox/identities.py, which root enters too): at
+    the `user` level the grader refuses a class every user can read. The files stay readable: at `namespaces` each
+    child reads its own."""
+    from tests.harness.sandbox import identities
+
+    for n, source in enumerate(sources):
+        student = os.path.join(folder, f"s{n:04d}")
         os.makedirs(student)
         with open(os.path.join(student, "agent.py"), "w", encoding="utf-8") as f:
-            f.write(f"# submission {n}\n{sources[n % len(sources)]}")
+            f.write(f"# submission {n}\n{source}")
     for path, dirs, files in os.walk(folder):
         os.chmod(path, 0o755)
         for name in files:
             os.chmod(os.path.join(path, name), 0o644)
     os.chown(folder, os.getuid() if identities.need_root() else identities.normal_user(), -1)
     os.chmod(folder, 0o700)
+
+
+def mixed_class(size: int, jobs: int) -> None:
+    """Grade a class as one comes, here, and say how long it took against MIXED_TARGET."""
+    folder = tempfile.mkdtemp(prefix="spec2code-bench-mixed-")
+    try:
+        with tempfile.TemporaryDirectory() as scratch:
+            kinds = mixed_sources(size, scratch)
+        write_class(folder, [source for _, source in kinds])
+        cpu_before = _cpu()
+        m = one_level(folder, jobs)
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        spent = cpu.ru_utime + cpu.ru_stime + _cpu() - cpu_before
+        mix = ", ".join(f"{sum(k == kind for k, _ in kinds)} {kind}" for kind in ("reference", *MIX))
+        print(f"\na mixed class of {m['rows']} ({mix}), --jobs {jobs}, {','.join(m['isolation'])}: {m['seconds']:.1f} s "
+              f"({m['seconds'] / m['rows'] * 1000:.0f} ms a submission, about {spent / m['rows']:.2f} CPU-s each), "
+              f"mean score {m['mean_score']:.2f}; target: under {MIXED_TARGET * size / 1000:.0f} s on a quiet machine")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def gradescope_path(rounds: int = 3) -> None:
+    """CPU seconds of the command run_autograder runs, for one reference submission, each in a fresh process."""
+    from tests.paths import REFERENCE_AGENT
+
+    spent = []
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "submission"))
+        shutil.copy(REFERENCE_AGENT, os.path.join(root, "submission", "agent.py"))
+        results = os.path.join(root, "results.json")
+        for _ in range(rounds):
+            before = _cpu()
+            subprocess.run([sys.executable, "-I", "-m", "lab.commands", "grade", "--format", "gradescope",
+                            "--submission-dir", os.path.join(root, "submission"), "--results", results],
+                           cwd=ROOT, capture_output=True, check=True)
+            spent.append(_cpu() - before)
+        with open(results, encoding="utf-8") as f:
+            score = json.load(f).get("score")
+    print(f"Gradescope's path, one reference submission: {statistics.median(spent):.2f} CPU-s (median of {rounds}; "
+          f"score {score}); target: at most {GRADESCOPE_TARGET:.0f} CPU-s")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process's children that have ended (each grading command and all it started)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def one_level(folder: str, jobs: int) -> dict:
@@ -108,12 +188,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--mixed", type=int, default=1000, help="size of the mixed class (0 skips it)")
     parser.add_argument("--one-level", metavar="FOLDER", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one_level:
         print(json.dumps(one_level(args.one_level, args.jobs)))
     else:
         each_level(args.size, args.jobs)
+        if args.mixed:
+            mixed_class(args.mixed, args.jobs)
+        gradescope_path()
     return 0
 
 
