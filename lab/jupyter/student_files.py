@@ -42,7 +42,7 @@ def put(folder: Path) -> list[str]:
     folder = Path(folder).expanduser().resolve()
     if folder == PROJECT_ROOT:
         raise LaunchError(f"{folder} is the lab's own folder, where the student's files already are: name another "
-                          "folder, e.g. spec2code lab --student-files ~/spec2code-lab")
+                          "folder (spec2code lab --student-files ~/spec2code-lab), or set SPEC2CODE_STUDENT_DIR")
     lines = []
     for name, text in shipped().items():
         target = folder / name

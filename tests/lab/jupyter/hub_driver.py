@@ -24,8 +24,7 @@ from tests.harness.sandbox import identities
 from tests.harness.sandbox.identities import shared_folder  # noqa: F401 (the test's too)
 from tests.paths import ROOT
 
-PROXY_CACHE = Path.home() / ".cache" / "spec2code-tests" / "configurable-http-proxy"  # npm's install, kept
-PROXY_PACKAGE = "configurable-http-proxy@5"
+PROXY_CACHE = Path.home() / ".cache" / "spec2code-tests"  # npm's install of the proxy, kept between runs
 PASSWORD = secrets.token_hex(8)
 CULLER = secrets.token_hex(16)  # the idle culler's API token: a service with the scopes z2jh's culler has
 WAIT = 90.0  # seconds a server may take to start, or to stop, on a busy machine
@@ -34,19 +33,23 @@ _updated = threading.Lock()
 
 
 def proxy_command() -> list[str] | None:
-    """configurable-http-proxy: on PATH, or installed with npm once into PROXY_CACHE; None without npm."""
+    """configurable-http-proxy: on PATH, or installed with npm once into PROXY_CACHE; None without node and npm.
+    Version 5 needs node 20 or later; Debian 12's node is 18, which version 4 runs on."""
     found = shutil.which("configurable-http-proxy")
-    binary = PROXY_CACHE / "node_modules" / ".bin" / "configurable-http-proxy"
-    if found or binary.is_file():
-        return [found or str(binary)]
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
+    if found:
+        return [found]
+    npm, node = shutil.which("npm"), shutil.which("node")
+    if npm is None or node is None:
         return None
-    PROXY_CACHE.mkdir(parents=True, exist_ok=True)
-    with open(PROXY_CACHE / ".lock", "w") as lock:
+    major = int(subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip("v\n").split(".")[0])
+    package = f"configurable-http-proxy@{5 if major >= 20 else 4}"
+    folder = PROXY_CACHE / package
+    binary = folder / "node_modules" / ".bin" / "configurable-http-proxy"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not binary.is_file():
-            subprocess.run([npm, "install", "--prefix", str(PROXY_CACHE), PROXY_PACKAGE, "--no-audit", "--no-fund",
+            subprocess.run([npm, "install", "--prefix", str(folder), package, "--no-audit", "--no-fund",
                             "--loglevel=error"], check=True, capture_output=True, timeout=300)
     return [str(binary)]
 
@@ -251,6 +254,12 @@ class Hub:
         self._wait(lambda: not self.api("GET", f"/hub/api/users/{name}").json().get("servers"),
                    f"{name}'s server to stop")
 
+    def ready(self, name: str) -> bool:
+        """Whether the student's server is up (asked as the spawn page asks, every half second, not faster)."""
+        time.sleep(0.25)
+        server = self.api("GET", f"/hub/api/users/{name}").json().get("servers", {}).get("", {})
+        return bool(server.get("ready"))
+
     def browser(self, name: str) -> "Browser":
         return Browser(self, name)
 
@@ -275,8 +284,10 @@ class Browser:
         query["repo"] = [repo]
         opened = f"{self.hub.url}{parts.path}?{urllib.parse.urlencode(query, doseq=True)}"
         page = f"{self.server}/git-pull"
-        self.hub._wait(lambda: self.session.get(opened, timeout=30).url.startswith(page),
-                       f"{self.name}'s server to start and show the pull page")
+        if not self.session.get(opened, timeout=30).url.startswith(page):  # the hub is starting the server
+            self.hub._wait(lambda: self.hub.ready(self.name), f"{self.name}'s server to start")
+            landed = self.session.get(opened, timeout=30).url
+            assert landed.startswith(page), f"the link led to {landed}, not the pull page"
         api = f"{self.server}/git-pull/api?{urllib.parse.urlencode({k: v[0] for k, v in query.items()})}"
         phases = []
         with self.session.get(api, stream=True, timeout=120) as events:

@@ -26,9 +26,7 @@ import pytest
 from tests.lab.jupyter import hub_driver as driver
 from tests.paths import ROOT
 
-pytestmark = pytest.mark.slow
-
-CONFIG = yaml_config = ROOT / "docs" / "jupyterhub" / "config.yaml"
+CONFIG = ROOT / "docs" / "jupyterhub" / "config.yaml"
 STUDENTS = ("s2c-hub-ada", "s2c-hub-bo", "s2c-hub-cy")
 SOLVED_STEP_1 = '''
 
@@ -77,6 +75,21 @@ def hub(tmp_path_factory):
         yield running
 
 
+def test_the_readme_gives_the_configs_link_and_the_same_settings_for_tljh():
+    import yaml
+
+    config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Running on JupyterHub"):readme.index("## For instructors")]
+    single = config["singleuser"]
+    assert f"    {config['custom']['spec2codeLink']}\n" in section
+    assert f'c.Spawner.environment = {dict(single["extraEnv"])!r}'.replace("'", '"') in section
+    assert f'c.Spawner.default_url = "{single["defaultUrl"]}"' in section
+    assert f"limits.memory {single['memory']['limit']}" in section
+    assert f"services.cull.timeout {config['cull']['timeout']}" in section
+
+
+@pytest.mark.slow
 def test_three_students_work_on_one_install_each_in_their_own_home(hub):
     link = hub.config["custom"]["spec2codeLink"]
     folder = hub.config["singleuser"]["extraEnv"]["SPEC2CODE_STUDENT_DIR"]
@@ -116,20 +129,33 @@ def visible(folder: Path, hidden: bool = False) -> list[str]:
 
 def student_day(hub, name: str, classmates_agent: Path, link: str) -> dict:
     """One student's session, as a browser and the culler would drive it; what they saw, for the report."""
+    clock = [time.monotonic()]
+
+    def took(what: str) -> None:  # seconds of wall time per stage, for the report
+        clock.append(time.monotonic())
+        seen.setdefault("seconds", {})[what] = round(clock[-1] - clock[-2], 1)
+
+    seen: dict = {}
     browser = hub.browser(name)
     browser.pull(link, hub.repo_url)
-    seen = {"check": browser.run_cell(CHECK_CELL)}
+    took("log in, start, pull")
+    seen["check"] = browser.run_cell(CHECK_CELL)
+    took("kernel, check")
     agent = browser.read(f"{hub.folder}/lab/agent.py")
     browser.save(f"{hub.folder}/lab/agent.py", agent.split("\n\ndef extract_code")[0] + SOLVED_STEP_1
                  + "\n\ndef write_tests" + agent.split("\n\ndef write_tests", 1)[1])
+    took("edit")
     hub.cull(name)
+    took("culled")
     driver.update_once(hub.repo)  # the instructor pushes a change while the server is down
     browser.pull(link, hub.repo_url)
+    took("start, pull again")
     after = browser.read(f"{hub.folder}/lab/agent.py")
     seen["after the restart"] = next(line.strip() for line in after.splitlines() if "Solved on the hub" in line) \
         if "Solved on the hub" in after else "the edit is gone"
     seen["the lab's update"] = "arrived" if browser.exists(f"{hub.folder}/{driver.UPDATE}") else "missing"
     seen["check after the restart"] = browser.run_cell(CHECK_CELL)
+    took("kernel, check again")
     seen["a classmate's agent.py"] = browser.run_cell(f"open({str(classmates_agent)!r}).read()")
     seen["PSS MB"] = round(driver.pss_of_user(name) / 2**20, 1)
     browser.close()

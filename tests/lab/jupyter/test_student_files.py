@@ -47,3 +47,19 @@ def test_the_command_says_what_it_put_and_what_it_kept(tmp_path, capsys):
     assert "  put  lab/agent.py" in out and "  kept lab/agent.py (already there)" in out
     assert launcher.main(["--student-files", str(PROJECT_ROOT)]) == 1
     assert "is the lab's own folder" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_with_no_folder_named_the_files_go_to_the_students_folder(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    environ = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "SPEC2CODE_STUDENT_DIR": "~/spec2code-lab"}
+    command = [sys.executable, "-m", "lab.commands", "lab", "--student-files"]
+    done = subprocess.run(command, cwd=tmp_path, env=environ, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "spec2code-lab" / "lab" / "agent.py").read_text() == render()
+    unset = subprocess.run(command, cwd=tmp_path, env={**environ, "SPEC2CODE_STUDENT_DIR": ""}, capture_output=True,
+                           text=True)
+    assert unset.returncode == 1 and "or set SPEC2CODE_STUDENT_DIR" in unset.stderr
