@@ -62,6 +62,7 @@ PYTEST_ARGS = [
     "-W", "ignore", "-o", "console_output_style=classic",
 ]  # fmt: skip
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+SPARES_WHEN_BUSY = 2  # spares kept while runs overlap (a caller's threads); else one, which a session's memory fits
 
 
 class Shutdown(BaseException):
@@ -75,7 +76,7 @@ class Server:
         self.machine, self.hello = machine, hello
         self.active: dict[int, runs.Run] = {}  # pid of a run's first process -> the run
         self.counter = 0
-        self.spare = None
+        self.spares = []  # (pid, link) of test processes made ready ahead of the runs that will use them, oldest first
         self.control = None
 
     @pytest.hookimpl(tryfirst=True)
@@ -85,7 +86,7 @@ class Server:
             self.import_what_runs_use(session)
             gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
             learn_written_pages(session, os.path.join(self.machine.base_dir, "learn"))
-            self.spare = self.fork_spare(session)
+            self.spares.append(self.fork_spare(session))
             send_frame(self.control, self.hello)
             self.serve(session)
         except BaseException:  # noqa: BLE001 - Shutdown, a lost caller, or a bug here: clean up all the same
@@ -101,8 +102,10 @@ class Server:
             if not isinstance(request, dict):
                 request = {}
             if request.get("cmd") == "run" and len(fds) == 2:
+                overlapping = len(self.active) > len(self.spares)  # a run still going: the caller runs several at once
                 send_frame(self.control, self.start_run(session, request, fds))
-                self.spare = self.fork_spare(session)
+                while len(self.spares) < (SPARES_WHEN_BUSY if overlapping else 1):
+                    self.spares.append(self.fork_spare(session))
             elif request.get("cmd") == "finish":
                 run = self.active.pop(request.get("pid"), None)
                 if run:
@@ -146,10 +149,9 @@ class Server:
         """Hand the run's two pipes to the spare test process, which is (or soon will be) ready."""
         reply = {"error": "the sandbox could not start a run"}
         for _attempt in range(3):
-            pid, link = self.spare
+            pid, link = self.spares.pop(0) if self.spares else self.fork_spare(session)
             if pid is None:
                 reply = {"error": link}
-                self.spare = self.fork_spare(session)
                 continue
             try:
                 link.settimeout(60)
@@ -166,7 +168,6 @@ class Server:
                 if run:
                     run.stop(self.reap_orphans)
                     run.release()
-                self.spare = self.fork_spare(session)
         for fd in fds:
             os.close(fd)
         return reply

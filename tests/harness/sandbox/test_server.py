@@ -112,3 +112,28 @@ def test_a_server_that_dies_is_replaced_and_the_run_says_so():
     caller._SERVER.proc.wait()
     result = harness.run(ADD, TEST_ADD)
     assert result["passed"] == 1 and caller._SERVER.proc.pid != old
+
+
+def spares_of(server: int) -> int:
+    """The server's children that wait for a run (a spare's first process, and a run's, is a child of the server)."""
+    with open(f"/proc/{server}/task/{server}/children") as f:
+        return len(f.read().split())
+
+
+@pytest.mark.slow
+def test_the_server_keeps_a_second_spare_only_while_runs_overlap():
+    """One spare suits one run at a time (and a session's memory); runs from two threads at once get two, so the
+    second thread does not wait for a spare to be made."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    harness.run(ADD, TEST_ADD)
+    server = caller._SERVER.proc.pid
+    for _ in range(3):
+        assert harness.run(ADD, TEST_ADD)["passed"] == 1
+    assert spares_of(server) == 1
+    slow = "import time\ndef add(a, b):\n    time.sleep(0.3)\n    return a + b\n"
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda source: harness.run(source, TEST_ADD), [slow] * 4))
+    assert [r["passed"] for r in results] == [1] * 4, results
+    assert spares_of(server) == 2
+    assert caller._SERVER.proc.pid == server  # the same server all along
