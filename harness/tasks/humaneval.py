@@ -15,6 +15,7 @@ from importlib import metadata, resources
 
 from ..errors import LabError
 from .humaneval_mutants import mutants
+from .humaneval_plus import inputs, plus_tests
 from .humaneval_recorded import RECORDED
 from .humaneval_tests import Example, examples, held_out_tests, visible_tests
 from .task import Fix, Script, Task
@@ -92,7 +93,8 @@ def _signatures() -> dict[str, list[tuple[str, str]]]:
     """entry point -> [(task name, its signature line)]: several tasks share a name (`add`, `solve`)."""
     index: dict[str, list[tuple[str, str]]] = {}
     for name, problem in problems().items():
-        line = next(m.group(0).strip() for m in _DEF.finditer(problem["prompt"]) if m.group(1) == problem["entry_point"])
+        line = next(m.group(0).strip() for m in _DEF.finditer(problem["prompt"])
+                    if m.group(1) == problem["entry_point"])
         index.setdefault(problem["entry_point"], []).append((name, line))
     return index
 
@@ -111,6 +113,8 @@ def build(problem: dict) -> Task:
     shown = [e for i, e in enumerate(examples(prompt, function)) if i not in recorded["dropped"]]
     visible = visible_tests(prompt, shown)
     holdout, _ = held_out_tests(prompt, problem["test"], function)
+    every = inputs(name, problem["test"])
+    holdout += plus_tests(reference, function, [a for i, a in enumerate(every) if i not in recorded["plus_dropped"]])
     every = {m.site: m for m in mutants(reference, prompt.count("\n") + 1)}
     buggy = {every[site].name: every[site].code for site in recorded["bugs"]}
     first = every[recorded["first"]].code if recorded["first"] is not None else reference

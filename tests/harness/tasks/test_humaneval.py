@@ -98,7 +98,8 @@ def test_the_prompts_helpers_are_copied_into_the_held_out_tests(name, helper):
 
 
 def test_mutants_change_one_place_and_leave_the_docstring_alone():
-    source = 'def f(x, ys):\n    """Keep < and 1 here."""\n    if x < 1 and True:\n        return x + 2\n    return ys\n'
+    source = ('def f(x, ys):\n    """Keep < and 1 here."""\n    if x < 1 and True:\n        return x + 2\n'
+              "    return ys\n")
     found = {m.name: m.code for m in mutants(source, 3)}
     assert set(found) == {"line_1_deleted", "line_1_and_to_or", "line_1_lt_to_le", "line_1_1_to_2",
                           "line_1_true_to_false", "line_2_deleted", "line_2_plus_to_minus", "line_2_2_to_3",
@@ -121,7 +122,8 @@ def test_every_task_has_planted_bugs_at_least_three_where_its_code_has_three_sit
 def test_the_offline_first_attempt_is_a_planted_bug_that_fails_some_visible_tests():
     task = BANK["HumanEval/0"]
     assert task.script.first_attempt in task.buggy.values()
-    assert task.script.fixes[0].tests == RECORDED["HumanEval/0"]["fails"] and task.script.fixes[0].code == task.reference
+    assert task.script.fixes[0].tests == RECORDED["HumanEval/0"]["fails"]
+    assert task.script.fixes[0].code == task.reference
 
 
 @pytest.mark.slow
@@ -153,3 +155,30 @@ def test_the_recorder_makes_a_tasks_line_again():
 
     for name in ("HumanEval/2", "HumanEval/47"):
         assert record(humaneval.problems()[name], run) == RECORDED[name], name
+
+
+def test_mutated_inputs_keep_each_arguments_type_and_are_the_same_on_every_run():
+    from harness.tasks.humaneval_plus import inputs, seeds
+
+    test = humaneval.problems()["HumanEval/0"]["test"]
+    made, known = inputs("HumanEval/0", test), seeds(test)
+    assert made == inputs("HumanEval/0", test) and len(made) == 40 and not set(map(repr, made)) & set(map(repr, known))
+    assert all(len(args) == 2 and isinstance(args[0], list) and isinstance(args[1], float) for args in made)
+    assert inputs("HumanEval/0", test) != inputs("HumanEval/1", humaneval.problems()["HumanEval/1"]["test"])
+    assert "def test_mutated_inputs_agree_with_the_canonical_solution():" in BANK["HumanEval/0"].holdout_tests
+
+
+def test_the_stronger_tests_catch_mutants_the_original_check_misses():
+    survivors = sum(line["survivors"] for line in RECORDED.values())
+    caught = sum(line["caught"] for line in RECORDED.values())
+    assert 0 < caught < survivors
+    with_plus = [t for t in BANK.values() if "test_mutated_inputs_agree" in t.holdout_tests]
+    assert len(with_plus) > 140
+
+
+@pytest.mark.slow
+def test_a_planted_bug_only_the_stronger_tests_catch_fails_them_alone():
+    task = BANK["HumanEval/0"]  # `distance <= threshold`: the check has no pair exactly `threshold` apart
+    result = harness.run(task.buggy["line_5_lt_to_le"], task.holdout_tests)
+    assert result["failed"] == ["test_mutated_inputs_agree_with_the_canonical_solution"]
+    assert "another answer than the canonical solution's" in result["output"]
