@@ -79,3 +79,21 @@ def test_on_a_slice_the_bug_fails_the_tests_named_and_the_gamed_fix_passes_them_
         assert harness.run(task.script.first_attempt, task.script.tests)["failed"] == list(task.script.fixes[0].tests)
         both = harness.run(task.script.gamed_fix, task.script.tests + "\n\n" + task.holdout_tests)
         assert not [n for n in both["failed"] if n.startswith("test_example_")] and both["failed"], task.name
+
+
+@pytest.mark.slow
+def test_the_examples_score_as_tests_and_best_of_four_beats_one_attempt_on_a_humaneval_task():
+    from solutions.best_of import best_of
+
+    task = BANK["HumanEval/0"]
+    scored = harness.score_tests(task.script.tests, task)
+    assert scored["valid"] and scored["score"] == (4, 5) and scored["missed"] == ["line_5_lt_to_le"]
+    assert scored["smells"]["passes on a constant"] == {"test_example_1": "return False",
+                                                         "test_example_2": "return True"}
+
+    def ask(prompt, sample=0):
+        return reply(prompt, sample=sample)
+
+    assert agent.solve(task.spec, ask=ask, max_iters=1)["passed"] is False
+    best = best_of(task.spec, 4, ask=ask)
+    assert best["chosen"] == 1 and best["code"] == task.reference.strip()
