@@ -76,6 +76,13 @@ def shared_install() -> Path | None:
     for name in ("static", "schemas", "themes"):  # ... and JupyterLab's own pages
         if (here / "share" / "jupyter" / "lab" / name).is_dir():
             (env / "share" / "jupyter" / "lab" / name).symlink_to(here / "share" / "jupyter" / "lab" / name)
+    wrapper = env / "bin" / "as-in-a-pod"  # see Hub.in_a_pod
+    identities_py = identities.script("tests/harness/sandbox/identities.py")
+    wrapper.write_text(f"#!{env}/bin/python\nimport ctypes, runpy, sys\n"
+                       "ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, as allowPrivilegeEscalation: false\n"
+                       f"sys.argv = [{identities_py!r}, '--refuse-namespaces', *sys.argv[1:]]\n"
+                       f"runpy.run_path({identities_py!r}, run_name='__main__')\n")
+    wrapper.chmod(0o755)
     subprocess.run([f"{env}/bin/python", "-m", "lab.commands", "lab", "--setup-only"], cwd=env, check=True,
                    capture_output=True, env={"PATH": os.environ["PATH"], "HOME": str(env),
                                              "SPEC2CODE_STUDENT_DIR": "~/spec2code-lab"})
@@ -180,8 +187,11 @@ def pss_of_user(name: str) -> int:
 class Hub:
     """JupyterHub, as `config` (zero-to-jupyterhub's values) says, with the local process spawner and a password."""
 
-    def __init__(self, folder: Path, config: dict, users, install: Path):
+    def __init__(self, folder: Path, config: dict, users, install: Path, in_a_pod=()):
+        """`in_a_pod`: the users whose servers run as zero-to-jupyterhub's pods run them, with no privilege
+        escalation and no new namespaces (Docker's seccomp profile), so the lab has no user namespaces there."""
         self.folder_of_hub, self.config, self.users, self.install = folder, config, users, install
+        self.in_a_pod = sorted(in_a_pod)
         self.port, self.hub_port, self.api_port = free_port(), free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.folder = Path(config["singleuser"]["extraEnv"]["SPEC2CODE_STUDENT_DIR"]).name
@@ -208,6 +218,9 @@ class Hub:
         }
         lines = [f"c.{key} = {value!r}" for key, value in settings.items()]
         lines.append("c.Authenticator.allowed_users = set(c.Authenticator.allowed_users)")
+        lines.append(f"c.Spawner.pre_spawn_hook = lambda spawner: setattr(spawner, 'cmd', "
+                     f"[{str(self.install / 'bin' / 'as-in-a-pod')!r}, *spawner.cmd] "
+                     f"if spawner.user.name in {self.in_a_pod!r} else spawner.cmd)")
         (self.folder_of_hub / "jupyterhub_config.py").write_text("\n".join(lines) + "\n")
         self.log = open(self.folder_of_hub / "hub.log", "wb")
         self.process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", "jupyterhub_config.py"],

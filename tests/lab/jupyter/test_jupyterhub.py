@@ -28,6 +28,7 @@ from tests.paths import ROOT
 
 CONFIG = ROOT / "docs" / "jupyterhub" / "config.yaml"
 STUDENTS = ("s2c-hub-ada", "s2c-hub-bo", "s2c-hub-cy")
+IN_A_POD = STUDENTS[-1]  # runs as zero-to-jupyterhub's pods do: no privilege escalation, no user namespaces
 SOLVED_STEP_1 = '''
 
 def extract_code(reply):
@@ -70,7 +71,7 @@ def hub(tmp_path_factory):
         pytest.skip("no Python of this version that every user can run, with this one's packages readable by all")
     with driver.students(STUDENTS) as homes, \
             driver.student_repository(driver.shared_folder("spec2code-hub-repo-")) as (repo, url), \
-            driver.Hub(tmp_path_factory.mktemp("hub"), config, STUDENTS, install) as running:
+            driver.Hub(tmp_path_factory.mktemp("hub"), config, STUDENTS, install, in_a_pod=[IN_A_POD]) as running:
         running.homes, running.repo, running.repo_url = homes, repo, url
         yield running
 
@@ -112,8 +113,12 @@ def test_three_students_work_on_one_install_each_in_their_own_home(hub):
         assert "not started" in what["check"], (name, what["check"])
         assert "Solved on the hub" in what["after the restart"], (name, what["after the restart"])
         assert "passed" in what["check after the restart"], (name, what["check after the restart"])
+        if name == IN_A_POD:  # the walls a pod allows, said in the result
+            assert "isolation: process" in what["check after the restart"], what["check after the restart"]
         assert what["the lab's update"] == "arrived", name
         assert "Permission denied" in what["a classmate's agent.py"], (name, what["a classmate's agent.py"])
+        # 403 from their server, or 404 from the hub while it is stopped: never their file
+        assert what["a classmate's server"] in (403, 404), (name, what["a classmate's server"])
         assert 0 < what["PSS MB"] < guarantee, (name, what["PSS MB"])
         mine, pulled = hub.homes[name] / Path(folder).name, hub.repo
         assert visible(mine) == visible(pulled) == ["NEWS.md", "lab", "notebooks"], "not only the student's files"
@@ -157,6 +162,9 @@ def student_day(hub, name: str, classmates_agent: Path, link: str) -> dict:
     seen["check after the restart"] = browser.run_cell(CHECK_CELL)
     took("kernel, check again")
     seen["a classmate's agent.py"] = browser.run_cell(f"open({str(classmates_agent)!r}).read()")
+    classmate = classmates_agent.parents[2].name  # their user name: their home's
+    seen["a classmate's server"] = browser.session.get(
+        f"{hub.url}/user/{classmate}/api/contents/{hub.folder}/lab/agent.py", timeout=30).status_code
     seen["PSS MB"] = round(driver.pss_of_user(name) / 2**20, 1)
     browser.close()
     return seen
