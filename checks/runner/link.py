@@ -169,7 +169,10 @@ class ChildLink:
         if self._slot is not None:
             from harness.sandbox import slots
 
-            slots.scrub(self._slot, shared=False)
+            try:
+                slots.scrub(self._slot, shared=False)
+            except OSError:  # stop() scrubs again, and says what outlived it
+                pass
 
     def stop(self) -> None:
         """Kill the child and everything it started (with a user of its own: every process of that user, daemons
@@ -185,11 +188,15 @@ class ChildLink:
 
             if self._proc is not None and _outlived(self._slot.solution, self._proc.pid):
                 live.note(OUTLIVED)
+            scrubbed = False
             try:
                 slots.scrub(self._slot)
+                scrubbed = True
+            except OSError as exc:  # its slot stays unclean, so its next holder scrubs it first
+                live.note(f"left a process the grader could not end ({exc})")
             finally:
                 self._remove_folder()  # before the slot is free: its next holder has the same user
-                slots.release(self._slot)
+                slots.release(self._slot, scrubbed=scrubbed)
                 self._slot = None
         self._remove_folder()
         self.drain_output()

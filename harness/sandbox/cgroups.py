@@ -78,9 +78,13 @@ def kill(paths, patience: float = 2.0) -> None:
 
 
 def empty(paths) -> bool:
-    """True if no process is left in the cgroups (False if one cannot be read)."""
+    """True if no task of the cgroups is left, not even one still exiting or a zombie (False if that cannot be
+    known). A task leaves cgroup.procs while it exits, before it is a zombie, so the pids controller's count is
+    asked, which drops only once the task is reaped: without it nothing can be known here."""
+    counters = [counter for counter in (os.path.join(path, "pids.current") for path in paths)
+                if os.path.exists(counter)]
     try:
-        return all(not _read_strict(os.path.join(path, "cgroup.procs")).split() for path in paths)
+        return bool(counters) and all(_read_strict(counter).strip() == "0" for counter in counters)
     except OSError:
         return False
 

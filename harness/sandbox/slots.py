@@ -90,55 +90,68 @@ def forget(slots) -> None:
             pass
 
 
-def scrub(slot: Slot, shared: bool = True, processes: bool = True) -> None:
-    """Kill every process of the slot's users (unless `processes` is False: the caller knows none is left); with
-    `shared`, delete their System V IPC and their files in the shared folders (a run without namespaces of its own
-    can leave them there)."""
-    for uid in live_users(slot.uids) if processes else ():
-        kill_user(uid)
+class Outlived(OSError):
+    """A process of a slot's users was still alive after `patience` seconds of killing (one stuck in the kernel, or a
+    machine too busy to let it end): the slot is not clean, and its run or child must say so."""
+
+
+def scrub(slot: Slot, shared: bool = True, processes: bool = True, patience: float = 5.0) -> None:
+    """Kill every process of the slot's users (unless `processes` is False: the caller knows none is left) and
+    return once none is alive, exiting ones included; with `shared`, delete their System V IPC and their files in the
+    shared folders (a run without namespaces of its own can leave them there). Outlived, after all of that, if a
+    process of theirs was still alive after `patience` seconds: never a silent return while one runs."""
+    left = [uid for uid in (live_users(slot.uids) if processes else ()) if not kill_user(uid, patience)]
     if shared:
         remove_ipc(slot.uids)
         for folder in dict.fromkeys(map(os.path.realpath, SHARED_FOLDERS)):  # /var/lock is often /run/lock
             remove_files_of(folder, slot.uids)
+    if left:
+        raise Outlived(f"a process of user {left[0]} was still alive after {patience:g} s of killing")
 
 
-def kill_user(uid: int, patience: float = 5.0) -> None:
-    """SIGKILL every process of `uid`, forks included: a child that becomes `uid` sends kill(-1) until none is left
-    alive (the kernel signals every process the sender may signal, all at once; a fork bomb cannot outrun it for
-    long). Zombies are left for their parents to reap."""
+def kill_user(uid: int, patience: float = 5.0) -> bool:
+    """SIGKILL every process of `uid`, forks included, until none is alive; False if one still was after `patience`
+    seconds. A child that becomes `uid` sends kill(-1) (the kernel signals every process the sender may signal, all
+    at once, and a process in the middle of a fork cannot finish it with SIGKILL pending: a fork bomb cannot outrun
+    it) until it sees no process of `uid` left but zombies, which are their parents' to reap. A killed process that
+    is still exiting counts as alive."""
     pid = os.fork()
     if pid == 0:
+        gone = False
         try:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
             deadline = time.monotonic() + patience
-            while time.monotonic() < deadline:
+            while not gone and time.monotonic() < deadline:
                 try:
                     os.kill(-1, signal.SIGKILL)
-                except ProcessLookupError:
-                    break
-                if not live_users([uid], but=os.getpid()):
-                    break
-        except BaseException:  # noqa: BLE001
-            pass
-        os._exit(0)
-    os.waitpid(pid, 0)
+                except ProcessLookupError:  # no process at all but init and this one
+                    pass
+                gone = not live_users([uid], but=os.getpid())
+        except BaseException:  # noqa: BLE001 - said as "not gone"
+            gone = False
+        os._exit(0 if gone else 1)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 def live_users(uids, but: int = 0) -> set[int]:
-    """Which of `uids` run a process that is not a zombie (as its real or saved user: whom kill(-1) reaches)."""
+    """Which of `uids` run a process that is alive (as its real or saved user: whom kill(-1) reaches): any but a
+    zombie, and a zombie too while a thread of its own still runs (its first thread ended, the others did not)."""
     wanted, found = {str(uid) for uid in uids}, set()
     for name in os.listdir("/proc"):
         if name.isdigit() and int(name) != but:
             try:
                 with open(f"/proc/{name}/status", "rb") as f:
-                    head = f.read(1024).decode(errors="replace")
+                    head = f.read(4096).decode(errors="replace")
             except OSError:
                 continue
-            fields = dict(line.split(":", 1) for line in head.splitlines() if line.startswith(("State:", "Uid:")))
+            fields = dict(line.split(":", 1) for line in head.splitlines()
+                          if line.startswith(("State:", "Uid:", "Threads:")))
             ids = fields.get("Uid", "").split()
-            if len(ids) >= 3 and not fields.get("State", "").strip().startswith("Z"):
+            zombie = fields.get("State", "").strip().startswith("Z") and fields.get("Threads", "1").strip() == "1"
+            if len(ids) >= 3 and not zombie:
                 found |= {ids[0], ids[2]} & wanted
     return {int(uid) for uid in found}
 

@@ -1,0 +1,138 @@
+"""slots and cgroups: a slot is scrubbed only once no process of its users is alive, exiting or half-dead ones too,
+and a process that outlives the killing is said, never passed over in silence."""
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness.sandbox import cgroups, slots
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="per-run users need root")
+
+# The first thread ends (SYS_exit ends one thread, not the process) while a second one runs on: /proc shows the
+# process as a zombie, yet code of its user still runs.
+HALF_DEAD = """
+import ctypes, os, platform, threading, time
+threading.Thread(target=lambda: time.sleep(60)).start()
+os.write(1, b"ready\\n")
+ctypes.CDLL(None).syscall({"x86_64": 60, "aarch64": 93}[platform.machine()], 0)
+"""
+# Every process forks as fast as it can, for as long as its user's process limit lets it.
+FORK_LOOP = """
+import os
+os.write(1, b"ready\\n")
+while True:
+    try:
+        os.fork()
+    except OSError:
+        pass
+"""
+
+
+@pytest.fixture
+def slot():
+    folder = slots.lock_folder()
+    if not folder:
+        pytest.skip("no private folder for run locks here")
+    held = slots.acquire(folder)
+    yield held
+    try:
+        slots.scrub(held)
+    finally:
+        slots.release(held)
+
+
+def as_user(uid: int, source: str, processes: int = 64) -> subprocess.Popen:
+    """`source` run by Python as `uid`, at most `processes` processes of that user; returns once it said ready."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+
+    command = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", sys.executable, "-I", "-c", source]
+    started = subprocess.Popen(command, stdout=subprocess.PIPE, preexec_fn=limit)
+    assert started.stdout.readline() == b"ready\n"
+    return started
+
+
+def threads_of(uid: int) -> list[str]:
+    """Every thread of the machine that still runs as `uid` (any state but zombie and dead), as "pid/tid state"."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/status") as f:
+                    fields = dict(line.split(":", 1) for line in f if ":" in line)
+            except OSError:
+                continue
+            state, ids = fields.get("State", "").strip(), fields.get("Uid", "").split()
+            if ids and str(uid) in (ids[0], ids[2]) and state[:1] not in ("Z", "X"):
+                found.append(f"{pid}/{tid} {state}")
+    return found
+
+
+def test_a_process_whose_first_thread_ended_is_alive_and_is_killed(slot):
+    uid = slot.solution
+    half_dead = as_user(uid, HALF_DEAD)
+    deadline = time.monotonic() + 5
+    while "Z" not in open(f"/proc/{half_dead.pid}/status").read().split("State:")[1][:4]:
+        assert time.monotonic() < deadline, "its first thread never ended"
+        time.sleep(0.01)
+    assert threads_of(uid), "no thread of it runs on: the test proves nothing"
+    assert slots.live_users([uid]) == {uid}
+    slots.scrub(slot)
+    assert threads_of(uid) == []
+    assert half_dead.wait(5) == -signal.SIGKILL
+
+
+@pytest.mark.slow  # two fork loops to their process limit
+def test_scrubbing_a_tight_fork_loop_returns_only_once_every_process_of_it_is_gone(slot):
+    uid = slot.solution
+    for _ in range(2):
+        loop = as_user(uid, FORK_LOOP, processes=32)
+        slots.scrub(slot, shared=False)
+        assert threads_of(uid) == []  # right as it returns: none alive, none still exiting
+        loop.wait(5)
+
+
+def test_a_process_that_outlives_the_patience_is_said_and_its_files_are_still_removed(slot):
+    uid = slot.solution
+    note = f"/tmp/slot-outlived-{os.getpid()}"
+    subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "touch", note], check=True)
+    sleeper = as_user(uid, "import os, time\nos.write(1, b'ready\\n')\ntime.sleep(60)\n")
+    with pytest.raises(slots.Outlived, match=f"a process of user {uid} was still alive after 0 s of killing"):
+        slots.scrub(slot, patience=0)  # no time at all to kill it in
+    assert not os.path.exists(note)
+    slots.scrub(slot)
+    assert sleeper.wait(5) == -signal.SIGKILL
+
+
+def test_a_cgroup_is_empty_only_once_its_last_task_is_reaped():
+    found, why = cgroups.detect(f"spec2code-probe-{os.getpid()}")
+    if not found or "pids" not in found.parents:
+        pytest.skip(why or "no pids cgroup here")
+    paths = found.create(f"spec2code-test-reaped-{os.getpid()}")
+    try:
+        child = subprocess.Popen([sys.executable, "-I", "-c", "import os, sys, time\ncgroup = sys.argv[1:]\n"
+                                  "[open(p + '/cgroup.procs', 'w').write('0') for p in cgroup]\n"
+                                  "os.write(1, b'ready\\n')\ntime.sleep(60)\n", *paths], stdout=subprocess.PIPE)
+        assert child.stdout.readline() == b"ready\n"
+        assert not cgroups.empty(paths)
+        child.kill()
+        deadline = time.monotonic() + 5
+        while "Z" not in open(f"/proc/{child.pid}/stat").read().rsplit(")", 1)[1][:3]:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # A zombie is listed in no cgroup.procs, as a task still exiting is not: neither is gone yet.
+        assert not cgroups.empty(paths)
+        child.wait()
+        assert cgroups.empty(paths)
+    finally:
+        cgroups.remove(paths)
