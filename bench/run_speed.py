@@ -99,6 +99,7 @@ def stage_clock():
             if event.get("event") == "stages":
                 for stage in ("load", "collect", "tests"):
                     record[stage].append(float(event.get(stage, 0)))
+                record["faults"].append(int(event.get("faults", 0)))
         return events, timed_out
 
     caller._Server.request, caller._exchange = timed_request, timed_exchange
@@ -118,7 +119,8 @@ def one_run(rounds: int, tests: str, gap: float) -> dict:
             time.sleep(gap)
     stages = {stage: statistics.median(record[stage]) for stage in STAGES if record[stage]}
     total = statistics.median(times)
-    return {"total": total, "stages": {**stages, "other": max(0.0, total - sum(stages.values()))}}
+    return {"total": total, "stages": {**stages, "other": max(0.0, total - sum(stages.values()))},
+            "faults": statistics.median(record["faults"] or [0])}
 
 
 def print_one_run(rounds: int, tests: str) -> None:
@@ -132,7 +134,8 @@ def print_one_run(rounds: int, tests: str) -> None:
         m = one_run(rounds, tests, gap)
         stages = ", ".join(f"{stage} {seconds * 1000:.1f}" for stage, seconds in m["stages"].items())
         print(f"one run, {label}: {m['total'] * 1000:.1f} ms = {m['total'] / found['floor']:.1f}x the floor "
-              f"(target: at most 2x); stages (medians, ms): {stages}")
+              f"(target: at most 2x); stages (medians, ms): {stages}; page faults in the test process: "
+              f"{m['faults']:.0f}")
 
 
 def rss_mib() -> float:

@@ -84,6 +84,20 @@ def run_items(items, after=lambda item: None):
         after(item)
 
 
+def typical_run(session, folder):
+    """A run as the sandbox's test process does one, of tests like the lab's visible tests: the module put in place
+    already compiled, collected, run, each outcome emitted as a record."""
+    os.makedirs(folder)
+    path = os.path.join(folder, "test_solution.py")
+    with open(path, "w") as f:
+        f.write(TYPICAL_TESTS)
+    preload_test_module(base64.b64encode(marshal.dumps(compile(TYPICAL_TESTS, path, "exec"))).decode(), path)
+    RECORDER.reset(lambda **event: json.dumps(event))
+    run_items(collect_file(session, path), after=lambda item: json.dumps({"name": item.name}))
+    RECORDER.reset(None)
+    sys.modules.pop("test_solution", None)
+
+
 def warm_pytest(session, folder):
     """Collect and run a throwaway test file here, so the pages a run touches are already ours."""
     os.makedirs(folder)
@@ -95,16 +109,16 @@ def warm_pytest(session, folder):
     sys.modules.pop("test_warmup", None)
 
 
-def rehearse(session, folder, measure):
-    """Run a throwaway test file (warm_pytest) in a fork of this process, and return what `measure()` finds in the
-    fork afterwards, as a JSON value (None if the fork could not say), so that this process learns from a run
-    without having run one."""
+def rehearse(work, measure):
+    """Call `work()` (a throwaway run) in a fork of this process, and return what `measure()` finds in the fork
+    afterwards, as a JSON value (None if the fork could not say), so that this process learns from a run without
+    having run one."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
             os.close(read)
-            warm_pytest(session, folder)
+            work()
             os.write(write, json.dumps(measure()).encode())
         finally:
             os._exit(0)
@@ -149,4 +163,20 @@ def test_fails(): assert f([1, "a"]) == [1, "b"], "message"
 def test_fails_str(): assert f("abc\\ndef") == "abd\\ndef"
 class TestClass:
     def test_in_class(self): assert f({"a": 1}) == {"a": 2}
+'''
+TYPICAL_TESTS = '''
+import pytest
+def f(x):
+    if x is None:
+        raise ValueError(x)
+    return x
+def test_values():
+    for n in (1, 2, 3):
+        assert f(n) == n, n
+def test_more_values():
+    assert f("a") == "a"
+@pytest.mark.parametrize("bad", [None, None])
+def test_rejects(bad):
+    with pytest.raises(ValueError):
+        f(bad)
 '''

@@ -48,7 +48,7 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, rehearse  # noqa: E402
+from runner import RECORDER, rehearse, warm_pytest  # noqa: E402
 from tests_side import learn_written_pages, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
 
@@ -194,8 +194,9 @@ class Server:
     def import_what_runs_use(self, session):
         """Import here whatever a throwaway run (in a fork) loaded, so forks start warm."""
         before = set(sys.modules)
-        loaded = rehearse(session, os.path.join(self.machine.base_dir, "warm"), lambda: sorted(set(sys.modules) - before))
-        tidy.remove_tree(os.path.join(self.machine.base_dir, "warm"))
+        warm = os.path.join(self.machine.base_dir, "warm")
+        loaded = rehearse(lambda: warm_pytest(session, warm), lambda: sorted(set(sys.modules) - before))
+        tidy.remove_tree(warm)
         for name in loaded or []:
             try:
                 __import__(name)

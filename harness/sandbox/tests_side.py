@@ -18,7 +18,7 @@ import tidy
 import walls
 from proxy import Channel, make_proxy
 from runner import (MAX_DETAILS, RECORDER, collect_file, first_line_of_collect_error, preload_test_module, rehearse,
-                    run_items)
+                    run_items, typical_run)
 from solution_side import start_solution_side
 from text import cut
 from wire import recv_frame_fds, send_frame
@@ -33,7 +33,7 @@ WRITTEN: list[tuple[int, int]] = []  # the page ranges a run writes (see pages.p
 def learn_written_pages(session, folder):
     """In the server, once warm: learn which pages a run writes, from a throwaway run in a fork, for every spare."""
     mappings = pages.writable_mappings()
-    learned = rehearse(session, folder, lambda: pages.owned(mappings))
+    learned = rehearse(lambda: typical_run(session, folder), lambda: pages.owned(mappings))
     tidy.remove_tree(folder)
     WRITTEN[:] = [(int(start), int(length)) for start, length in learned or []]
 
@@ -90,6 +90,7 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
     if not isinstance(deadline, (int, float)):
         deadline = time.monotonic() + timeout
     clock = [time.monotonic()]  # when each stage ended, for the benchmark's "stages" (no verdict reads them)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     least, most, share = LOAD_MARGIN
     load_by = deadline - min(most, max(least, share * timeout))
     try:
@@ -140,7 +141,8 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
         elif channel.memory:
             emit(event="error", kind="memory", message="the solution ran out of memory")
     clock.append(time.monotonic())
-    emit(event="stages", **{stage: b - a for stage, a, b in zip(("load", "collect", "tests"), clock, clock[1:])})
+    emit(event="stages", faults=resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults,
+         **{stage: b - a for stage, a, b in zip(("load", "collect", "tests"), clock, clock[1:])})
     channel.drain()
     if channel.printed:
         emit(event="printed", text="".join(channel.printed), cut=channel.printed_extra)
