@@ -33,6 +33,7 @@ LONGEST = (
     "tests/test_browser.py",  # 152 s, mostly waiting on JupyterLab and chromium
     "tests/test_notebooks.py",  # 69 s
     "tests/checks/autograder/test_gradescope.py",  # 52 s, one test machine
+    "tests/lab/jupyter/test_jupyterhub.py",  # 40-60 s alone on a busy machine: a hub and six server starts
     "tests/lab/jupyter/test_kernels.py",  # 37 s
     "tests/checks/test_corpus.py",  # 36 s
     "tests/harness/sandbox/test_concurrency.py",  # 25 s

@@ -28,6 +28,7 @@ PROXY_CACHE = Path.home() / ".cache" / "spec2code-tests"  # npm's install of the
 PASSWORD = secrets.token_hex(8)
 CULLER = secrets.token_hex(16)  # the idle culler's API token: a service with the scopes z2jh's culler has
 WAIT = 90.0  # seconds a server may take to start, or to stop, on a busy machine
+HOMES = Path("/tmp/spec2code-hub-homes")  # the test students' homes, one fixed place so their users can be kept
 UPDATE = "NEWS.md"  # what the instructor adds to the student files while the servers are down
 _updated = threading.Lock()
 
@@ -70,8 +71,10 @@ def shared_install() -> Path | None:
     script = env / "bin" / "jupyterhub-singleuser"
     script.write_text(f"#!{env}/bin/python\nimport sys\nfrom jupyterhub.singleuser import main\nsys.exit(main())\n")
     script.chmod(0o755)
-    here = Path(sys.prefix)  # what pip put in the prefix beside the packages: the server extensions it enables ...
-    shutil.copytree(here / "etc" / "jupyter" / "jupyter_server_config.d", env / "etc" / "jupyter" / "jupyter_server_config.d")
+    here = Path(sys.prefix)  # what pip put in the prefix beside the packages: the server extensions it enables
+    # (but jupyter-lsp's, which runs npm at each start to look for language servers: 3 CPU-s of this test) ...
+    shutil.copytree(here / "etc" / "jupyter" / "jupyter_server_config.d", env / "etc" / "jupyter" /
+                    "jupyter_server_config.d", ignore=shutil.ignore_patterns("jupyter-lsp*"))
     (env / "share" / "jupyter" / "lab").mkdir(parents=True)
     for name in ("static", "schemas", "themes"):  # ... and JupyterLab's own pages
         if (here / "share" / "jupyter" / "lab" / name).is_dir():
@@ -79,7 +82,7 @@ def shared_install() -> Path | None:
     wrapper = env / "bin" / "as-in-a-pod"  # see Hub.in_a_pod
     identities_py = identities.script("tests/harness/sandbox/identities.py")
     wrapper.write_text(f"#!{env}/bin/python\nimport ctypes, runpy, sys\n"
-                       "ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, as allowPrivilegeEscalation: false\n"
+                       "ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)  # no_new_privs: allowPrivilegeEscalation false\n"
                        f"sys.argv = [{identities_py!r}, '--refuse-namespaces', *sys.argv[1:]]\n"
                        f"runpy.run_path({identities_py!r}, run_name='__main__')\n")
     wrapper.chmod(0o755)
@@ -105,24 +108,33 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def students(names):
-    """Linux users for `names`, each with a home of mode 700 of its own (as useradd makes it), made afresh in a
-    folder every user can reach; one test at a time on the machine uses them."""
-    homes = Path(shared_folder("spec2code-hub-homes-"))
-    homes.chmod(0o755)
-    with open("/tmp/spec2code-hub-students.lock", "w") as lock:
+    """Linux users for `names` (made once, kept, as the suite's other user is), each with a home of mode 700 (as
+    useradd makes it) made afresh under HOMES; one test at a time on the machine uses them."""
+    import pwd
+
+    with open("/tmp/spec2code-hub-students.lock", "w") as lock:  # /tmp itself: each worker has a TMPDIR of its own
         fcntl.flock(lock, fcntl.LOCK_EX)
+        HOMES.mkdir(mode=0o755, exist_ok=True)
+        HOMES.chmod(0o755)
         made = {}
         for name in names:
-            home = homes / name
-            exists = subprocess.run(["id", "-u", name], capture_output=True).returncode == 0
-            command = ["usermod", "--home", str(home)] if exists else [
-                "useradd", "--home-dir", str(home), "--no-create-home", "--shell", "/bin/bash", "--user-group"]
-            subprocess.run([*command, name], check=True, capture_output=True)
+            home = HOMES / name
+            try:
+                known = pwd.getpwnam(name).pw_dir
+            except KeyError:
+                subprocess.run(["useradd", "--home-dir", str(home), "--no-create-home", "--shell", "/bin/bash",
+                                "--user-group", name], check=True, capture_output=True)
+                known = str(home)
+            assert known == str(home), f"user {name} exists with another home, {known}: not one of this test's"
+            shutil.rmtree(home, ignore_errors=True)  # a home a run before left
             home.mkdir(mode=0o700)
             shutil.chown(home, name, name)
             made[name] = home
-        yield made
-        shutil.rmtree(homes, ignore_errors=True)
+        try:
+            yield made
+        finally:
+            for home in made.values():
+                shutil.rmtree(home, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -223,9 +235,10 @@ class Hub:
                      f"if spawner.user.name in {self.in_a_pod!r} else spawner.cmd)")
         (self.folder_of_hub / "jupyterhub_config.py").write_text("\n".join(lines) + "\n")
         self.log = open(self.folder_of_hub / "hub.log", "wb")
+        path = f"{sysconfig.get_path('scripts')}:{os.environ.get('PATH', '')}"  # the hub's own environment first
         self.process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", "jupyterhub_config.py"],
                                         cwd=self.folder_of_hub, stdout=self.log, stderr=self.log,
-                                        env={**os.environ, "PATH": f"{sysconfig.get_path('scripts')}:{os.environ.get('PATH', '')}"})
+                                        env={**os.environ, "PATH": path})
         self._wait(lambda: self.api("GET", "/hub/api/").status_code == 200, "the hub to answer")
         return self
 
