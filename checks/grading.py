@@ -7,7 +7,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from harness import levels, settings
+from harness import levels, sandbox, settings
 from harness.sandbox import isolation_level
 from harness.settings import shown
 from harness.text import clean_data, one_line
@@ -69,8 +69,9 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         return list(pool.map(one, submissions))
-    except BaseException:  # Ctrl-C or SIGTERM: end the children graded now, so their threads finish at once
-        with live.stop_all():
+    except BaseException:  # Ctrl-C or SIGTERM: end the children graded now, and the runs they asked for (each
+        with live.stop_all():  # such run waits in a grading thread), so their threads finish at once
+            sandbox.stop()
             pool.shutdown(wait=True, cancel_futures=True)
         raise
     finally:  # on Ctrl-C, drop the submissions not started yet instead of grading them all first
