@@ -50,7 +50,7 @@ def lock_folder() -> str | None:
 
 
 def acquire(folder: str) -> Slot | None:
-    """Take a free slot, scrubbed; None if every slot is taken."""
+    """Take a free slot, scrubbed; None if every slot is taken (or cannot be scrubbed)."""
     start = random.randrange(SLOTS)
     for i in range(SLOTS):
         number = (start + i) % SLOTS
@@ -65,7 +65,11 @@ def acquire(folder: str) -> Slot | None:
             continue
         slot = Slot(number, fd)
         if os.pread(fd, len(CLEAN), 0) != CLEAN:  # its last holder died before scrubbing it
-            scrub(slot)
+            try:
+                scrub(slot)
+            except OSError:  # a process of its users outlives the killing: leave the slot unclean, take another
+                os.close(fd)
+                continue
         os.pwrite(fd, b"in use", 0)
         return slot
     return None

@@ -136,3 +136,27 @@ def test_a_cgroup_is_empty_only_once_its_last_task_is_reaped():
         assert cgroups.empty(paths)
     finally:
         cgroups.remove(paths)
+
+
+def test_a_slot_whose_users_cannot_be_killed_is_passed_over_and_left_unclean(monkeypatch):
+    folder = slots.lock_folder()
+    if not folder:
+        pytest.skip("no private folder for run locks here")
+    stuck = slots.acquire(folder)
+    slots.release(stuck, scrubbed=False)  # as if its holder had died before scrubbing it
+    scrub = slots.scrub
+
+    def outlived(slot, **options):
+        if slot.number == stuck.number:
+            raise slots.Outlived("a process of user 1 was still alive after 5 s of killing")
+        scrub(slot, **options)
+
+    monkeypatch.setattr(slots, "scrub", outlived)
+    monkeypatch.setattr(slots.random, "randrange", lambda n: stuck.number)  # the stuck slot is tried first
+    taken = slots.acquire(folder)
+    try:
+        assert taken.number != stuck.number
+        with open(f"{folder}/{stuck.number}", "rb") as f:
+            assert not f.read().startswith(slots.CLEAN)  # its next holder tries to scrub it again
+    finally:
+        slots.release(taken)
