@@ -357,7 +357,7 @@ def test_the_demonstrations_show_what_they_promise(executed_with_stubs):
 @pytest.mark.slow
 def test_notebook_06_shows_test_quality_the_gap_and_a_trail(executed_with_stubs):
     """Its demonstrations run the lab's finished agent, so they work before the learner has written anything."""
-    leap, duration, table, trail = (outputs(c) for c in code_cells(executed_with_stubs["06_beyond"]))
+    leap, duration, table, trail, humaneval = (outputs(c) for c in code_cells(executed_with_stubs["06_beyond"]))
     assert "leap_year: the tests catch 5 of 5 planted bugs" in leap and "passes on a constant" in leap
     assert "parse_duration: the tests catch 8 of 13 planted bugs" in duration and "MISSED" in duration
     rows = [line.split() for line in table.splitlines()]
@@ -366,6 +366,9 @@ def test_notebook_06_shows_test_quality_the_gap_and_a_trail(executed_with_stubs)
     chart_cell = code_cells(executed_with_stubs["06_beyond"])[2]  # the table, then the chart
     assert any("image/png" in out.get("data", {}) for out in chart_cell.outputs)
     assert "! line 5: special-cases inputs of the visible tests: 1900, 2100" in trail and "verdict" in trail
+    assert "Overall: visible 100%, held-out 29%, gap 71% over 20 tasks." in humaneval  # HumanEval/0-19
+    bank_chart = code_cells(executed_with_stubs["06_beyond"])[4]
+    assert any("image/png" in out.get("data", {}) for out in bank_chart.outputs)
 
 
 @pytest.mark.slow
