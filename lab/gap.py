@@ -132,10 +132,14 @@ def closing_note(rows: list[Row]) -> str:
     r = _correlation([row.task.difficulty for row in rows], [row.gap for row in rows])
     if mean < 0.005:
         lines.append("No gap: the final code passes the held-out tests as well as the visible ones.")
-    elif r > 0.1:
+        return "\n".join(lines)
+    if r > 0.1:
         lines.append(f"The gap grows with difficulty (correlation {r:.2f}), as SpecBench reports.")
     else:
         lines.append(f"The gap does not grow with difficulty here (correlation {r:.2f}), unlike SpecBench's finding.")
+    if any(row.bugs[1] for row in rows):  # another proxy: the planted bugs the agent's tests let through
+        missed = _correlation([row.bugs[1] - row.bugs[0] for row in rows], [row.gap for row in rows])
+        lines.append(f"Against the planted bugs the agent's tests miss, the correlation is {missed:.2f}.")
     return "\n".join(lines)
 
 

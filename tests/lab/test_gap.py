@@ -41,6 +41,9 @@ def test_the_closing_note_says_whether_the_gap_grows_with_difficulty():
     growing = gap.closing_note([row(easy, 4), row(easy, 4), row(hard, 1)])
     assert "1: 0% (2 tasks), 5: 75% (1 task)" in growing and "grows with difficulty (correlation 1.00)" in growing
     assert "does not grow" in gap.closing_note([row(easy, 1), row(hard, 4)])
+    assert "bugs the agent's tests miss" not in growing  # no bug score measured
+    scored = [gap.Row(easy, (4, 4), (4, 4), 2, (3, 3)), gap.Row(hard, (4, 4), (1, 4), 2, (1, 3))]
+    assert "Against the planted bugs the agent's tests miss, the correlation is 1.00." in gap.closing_note(scored)
     assert "No gap" in gap.closing_note([row(easy, 4), row(hard, 4)])
     assert gap.by_difficulty([row(easy, 4), row(hard, 2)]) == {1: (1, 1.0, 1.0), 5: (1, 1.0, 0.5)}
 
