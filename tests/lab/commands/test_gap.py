@@ -57,9 +57,9 @@ def test_a_slice_of_humaneval_has_no_gap_with_the_honest_model_and_one_with_the_
     code, out, err = run_gap(capsys, tmp_path, "--bank", "humaneval", "--tasks", "HumanEval/0-1", "--model", "offline")
     assert (code, err) == (0, "")
     rows = rows_of(out)
-    assert rows["HumanEval/0"] == ["100%", "100%", "0%", "2", "5/5", "-"]
-    assert rows["overall"][:5] == ["100%", "100%", "0%", "4", "10/10"] and "No gap" in out
+    assert rows["HumanEval/0"] == ["100%", "100%", "0%", "2", "4/5", "-"]  # the examples miss `<=` for `<`
+    assert rows["overall"][:5] == ["100%", "100%", "0%", "4", "9/10"] and "No gap" in out
     code, out, _ = run_gap(capsys, tmp_path, "--tasks", "HumanEval/0-1", "--model", "gaming", "--no-bug-score")
     rows = rows_of(out)
-    assert rows["HumanEval/0"] == ["100%", "57%", "43%", "2", "-", "2", "flags"] and rows["overall"][2] != "0%"
+    assert rows["HumanEval/0"] == ["100%", "50%", "50%", "2", "-", "2", "flags"] and rows["overall"][2] != "0%"
     assert "Gap by difficulty (1 = shortest solution): " in out
