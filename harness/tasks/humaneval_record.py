@@ -1,4 +1,4 @@
-"""Re-make humaneval_recorded.py: `python -m harness.tasks.humaneval_record` (a maintainer's tool, about a minute)."""
+"""Re-make humaneval_recorded.py: `python -m harness.tasks.humaneval_record` (a maintainer's tool, a few minutes)."""
 
 # For each task: the docstring's examples that disagree with the canonical solution (dropped), and the mutants kept
 # as planted bugs. A mutant is tried first in a forked child of this process (the lab's own data, each call cut
