@@ -134,8 +134,10 @@ def _parse(argv) -> argparse.Namespace:
                         help="--format canvas or blackboard: the grade column's header, as the LMS's own grade export "
                         f"names the assignment, to fill it; any other name makes a new column (default: {ASSIGNMENT})")
     parser.add_argument("--out", metavar="PATH", help="write the output to this file (default: standard output)")
+    alone = " or ".join(name for name, level in levels.TABLE.items() if level.one_at_a_time)
     parser.add_argument("--jobs", type=_positive(int), default=DEFAULT_JOBS, metavar="N",
-                        help=f"submissions graded at once (default: {DEFAULT_JOBS})")
+                        help=f"submissions graded at once (default: {DEFAULT_JOBS}; one at a time at the {alone} level, "
+                        "where submissions share the machine's /tmp)")
     parser.add_argument("--timeout", type=_positive(float), metavar="S",
                         help="most seconds one call of a student's function may take (default: 3, 10 for steps 4-5)")
     add_scoring_arguments(parser, gradescope_only="--format gradescope: ")

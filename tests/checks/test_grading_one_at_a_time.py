@@ -102,3 +102,11 @@ def test_the_grade_command_says_once_why_it_grades_one_at_a_time(monkeypatch, tm
         "fail a classmate graded beside it; what each leaves there is deleted before the next starts. To grade "
         "several at once, grade where the sandbox can make namespaces (see 'The sandbox' in the README).")
     assert len(lines) == 2 and lines[1].startswith("Graded 3 submissions in ") and "(1 at a time)" in lines[1]
+
+
+def test_the_grade_commands_help_says_where_jobs_is_one(capsys):
+    from lab.commands import main
+
+    with pytest.raises(SystemExit):
+        main(["grade", "--help"])
+    assert "one at a time at the user level" in " ".join(capsys.readouterr().out.split())
