@@ -192,3 +192,14 @@ def test_an_install_for_many_students_names_no_ones_layout(tmp_path):
     assert server["MappingKernelManager"] == install.SERVER_CONFIG["MappingKernelManager"]
     assert all("already" in line or "each student's own" in line
                for line in install.setup(prefix, state, shared=True)), "a second setup changed something"
+
+
+def test_a_students_folder_set_when_the_lab_starts_makes_its_setup_one_for_many(tmp_path):
+    import os
+
+    script = "from lab.jupyter import install; print(install.SHARED); print(install.STATE)"
+    environ = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "SPEC2CODE_STUDENT_DIR": "~/mine"}
+    shared = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=environ, capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert shared == ["True", str(tmp_path.resolve() / "mine" / ".cache" / "jupyterlab")]
+    assert install.SHARED is False and install.STATE == ROOT / ".cache" / "jupyterlab"  # a clone: one student's
