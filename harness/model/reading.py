@@ -10,7 +10,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..tasks import TASKS, Clue, Task, humaneval
+from ..tasks import TASKS, Clue, Task
 from .symptoms import TEST_NAME, Failure, failures, named_tests, test_names
 
 MAX_READ = 200_000  # characters of a prompt read: its start (the spec) and its end (the feedback); ScriptedAsk too
@@ -79,9 +79,12 @@ def task_of(text: str) -> Task | None:
     """The task the prompt is about: a HumanEval task whose signature line it holds; else the one named first (by
     its function or an alias); if none is named, the first whose clues are all there (`Task.clues`). Tasks are read
     from TASKS at each call, so any task there counts."""
-    known = humaneval.task_in(text)  # a HumanEval prompt first: its words may name a lab task (`median`)
-    if known is not None:
-        return known
+    if "def " in text:  # only code can hold a signature; the bank's modules load on the first such prompt, not before
+        from ..tasks import humaneval
+
+        known = humaneval.task_in(text)  # a HumanEval prompt first: its words may name a lab task (`median`)
+        if known is not None:
+            return known
     tasks = list(TASKS.values())
     found = [(m.start(), i) for i, task in enumerate(tasks) if (m := _names(task.function, task.aliases).search(text))]
     if found:
