@@ -3,8 +3,8 @@ reload extension and the default layout. Each step is safe to run again: what is
 
 Everything but the layout goes into the Python environment's own folders (sys.prefix), so JupyterLab finds it
 however it is started: by `spec2code lab`, or by a JupyterHub that runs this environment's server. Installed once for
-many students (SPEC2CODE_STUDENT_DIR set), the environment names no layout: each student's is JupyterLab's own, in
-their home.
+many students (SPEC2CODE_STUDENT_DIR set), the environment names no folder of layouts: each student's is JupyterLab's
+own, in their home, where a server extension puts the lab's when their server starts (first_layout.py).
 """
 
 from __future__ import annotations
@@ -67,9 +67,17 @@ def setup(prefix: str | Path | None = None, state: Path = STATE, *, shared: bool
         install_settings(prefix),
         install_server_config(prefix, None if shared else state),
         install_labextension(prefix),
-        "JupyterLab layout: each student's own, kept by JupyterLab in their home (~/.jupyter/lab/workspaces)"
-        if shared else install_workspace(state / "workspaces"),
+        install_first_layout(prefix) if shared else install_workspace(state / "workspaces"),
     ]
+
+
+def install_first_layout(prefix: Path) -> str:
+    """Enable the server extension that puts the lab's layout in each student's home (first_layout.py), in
+    prefix/etc/jupyter/jupyter_server_config.d/, where packages enable theirs."""
+    target = prefix / "etc" / "jupyter" / "jupyter_server_config.d" / "spec2code-lab.json"
+    ours = {"ServerApp": {"jpserver_extensions": {"lab.jupyter.first_layout": True}}}
+    line = merge_json(target, ours, "JupyterLab layout for each student")
+    return f"{line.split(' (')[0]}: the lab's, put in a student's home when their server starts ({target})"
 
 
 def register_kernel(prefix: Path) -> str:
@@ -225,9 +233,10 @@ def workspace_file(workspace_id: str) -> str:
     return f"{workspace_id}-{hashlib.sha256(workspace_id.encode()).hexdigest()[:4]}.jupyterlab-workspace"
 
 
-def install_workspace(folder: Path) -> str:
-    """Put the lab's default layout (workspace.json) in `folder`, unless a layout is there: the student's wins."""
-    workspace = json.loads(WORKSPACE.read_text(encoding="utf-8"))
+def install_workspace(folder: Path, workspace: dict | None = None) -> str:
+    """Put the lab's default layout (workspace.json, or `workspace`) in `folder`, unless a layout is there: the
+    student's wins."""
+    workspace = workspace or json.loads(WORKSPACE.read_text(encoding="utf-8"))
     target = folder / workspace_file(workspace["metadata"]["id"])
     if target.is_file():
         return f"JupyterLab layout already in place ({target})"

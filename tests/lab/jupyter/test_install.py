@@ -186,12 +186,13 @@ def test_an_install_for_many_students_names_no_ones_layout(tmp_path):
 
     lines = install.setup(prefix, state, shared=True)
     assert lines[2].startswith("JupyterLab server settings installed")
-    assert lines[-1].startswith("JupyterLab layout: each student's own")
+    assert lines[-1].startswith("JupyterLab layout for each student installed: the lab's, put in a student's home")
     server = json.loads(config.read_text())
     assert "LabApp" not in server, "a shared install named one student's folder of layouts"
     assert server["MappingKernelManager"] == install.SERVER_CONFIG["MappingKernelManager"]
-    assert all("already" in line or "each student's own" in line
-               for line in install.setup(prefix, state, shared=True)), "a second setup changed something"
+    enabled = json.loads((prefix / "etc" / "jupyter" / "jupyter_server_config.d" / "spec2code-lab.json").read_text())
+    assert enabled == {"ServerApp": {"jpserver_extensions": {"lab.jupyter.first_layout": True}}}
+    assert all("already" in line for line in install.setup(prefix, state, shared=True)), "a second setup changed it"
 
 
 def test_a_students_folder_set_when_the_lab_starts_makes_its_setup_one_for_many(tmp_path):

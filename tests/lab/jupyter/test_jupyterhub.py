@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from lab.jupyter.install import workspace_file
 from tests.lab.jupyter import hub_driver as driver
 from tests.paths import ROOT
 
@@ -123,6 +124,8 @@ def test_three_students_work_on_one_install_each_in_their_own_home(hub):
         mine, pulled = hub.homes[name] / Path(folder).name, hub.repo
         assert visible(mine) == visible(pulled) == ["NEWS.md", "lab", "notebooks"], "not only the student's files"
         assert visible(mine / "lab") == ["agent.py", "try_it.py"]  # the install (harness/, solutions/) stays out
+        layout = hub.homes[name] / ".jupyter" / "lab" / "workspaces" / workspace_file("default")
+        assert json.loads(layout.read_text())["data"]["editor:spec2code-lab/lab/agent.py"], "not the lab's layout"
         size = sum(p.stat().st_size for p in mine.rglob("*") if p.is_file() and ".git" not in p.parts)
         print(f"{name}: {visible(hub.homes[name], hidden=True)} in the home; {size / 1e3:.0f} kB of student files")
         assert size < 500_000
