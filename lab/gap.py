@@ -155,52 +155,38 @@ def _correlation(xs: list[float], ys: list[float]) -> float:
 def figure(rows: list[Row], title: str):
     """A matplotlib Figure (no pyplot): per task, bars of the visible and held-out pass rates, the gap marked; over
     MOST_BARS tasks, the same bars per difficulty (the rates averaged over its tasks)."""
-    from matplotlib.figure import Figure
-
     if len(rows) > MOST_BARS:
-        return _by_difficulty_figure(rows, title)
-
-    fig = Figure(figsize=(7.5, 3.4), dpi=100)
-    ax = fig.add_subplot()
-    xs = list(range(len(rows)))
-    width = 0.38
-    visible = [100 * r.visible_rate for r in rows]
-    held = [100 * r.held_out_rate for r in rows]
-    ax.bar([x - width / 2 for x in xs], visible, width, color="#2da44e", label="visible tests (the agent saw them)")
-    ax.bar([x + width / 2 for x in xs], held, width, color="#8250df", label="held-out tests (never shown)")
-    for x, row in zip(xs, rows):
-        if row.gap > 0.005:
-            ax.annotate(f"gap {_pct(row.gap)}", (x, 100 * row.visible_rate + 3), ha="center", color="#cf222e",
-                        fontsize="small")
-    ax.set_xticks(xs, [r.task.name for r in rows], fontsize="small")
-    ax.set_ylabel("tests passed (%)")
-    ax.set_ylim(0, 118)
-    ax.set_title(f"Visible versus held-out tests, {title}")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, frameon=False, fontsize="small")
-    fig.tight_layout()
-    return fig
+        levels = by_difficulty(rows)
+        return _bars([f"{level}\n({n} tasks)" for level, (n, _, _) in levels.items()],
+                     [v for _, v, _ in levels.values()], [h for _, _, h in levels.values()],
+                     f"Visible versus held-out tests by difficulty, {title}",
+                     xlabel="difficulty (1 = shortest canonical solution)")
+    return _bars([r.task.name for r in rows], [r.visible_rate for r in rows], [r.held_out_rate for r in rows],
+                 f"Visible versus held-out tests, {title}")
 
 
-def _by_difficulty_figure(rows: list[Row], title: str):
+def _bars(labels: list[str], visible: list[float], held: list[float], title: str, xlabel: str = ""):
+    """Bars of the visible and held-out pass rates (0 to 1) side by side for each label, each gap marked."""
     from matplotlib.figure import Figure
 
-    levels = by_difficulty(rows)
     fig = Figure(figsize=(7.5, 3.4), dpi=100)
     ax = fig.add_subplot()
-    xs, width = list(range(len(levels))), 0.38
-    ax.bar([x - width / 2 for x in xs], [100 * v for _, v, _ in levels.values()], width, color="#2da44e",
+    xs, width = list(range(len(labels))), 0.38
+    ax.bar([x - width / 2 for x in xs], [100 * v for v in visible], width, color="#2da44e",
            label="visible tests (the agent saw them)")
-    ax.bar([x + width / 2 for x in xs], [100 * h for _, _, h in levels.values()], width, color="#8250df",
+    ax.bar([x + width / 2 for x in xs], [100 * h for h in held], width, color="#8250df",
            label="held-out tests (never shown)")
-    for x, (n, v, h) in zip(xs, levels.values()):
+    for x, v, h in zip(xs, visible, held):
         if v - h > 0.005:
             ax.annotate(f"gap {_pct(v - h)}", (x, 100 * v + 3), ha="center", color="#cf222e", fontsize="small")
-    ax.set_xticks(xs, [f"{level}\n({n} tasks)" for level, (n, _, _) in levels.items()], fontsize="small")
-    ax.set_xlabel("difficulty (1 = shortest canonical solution)", fontsize="small")
+    ax.set_xticks(xs, labels, fontsize="small")
+    if xlabel:
+        ax.set_xlabel(xlabel, fontsize="small")
     ax.set_ylabel("tests passed (%)")
     ax.set_ylim(0, 118)
-    ax.set_title(f"Visible versus held-out tests by difficulty, {title}")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=2, frameon=False, fontsize="small")
+    ax.set_title(title)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3 if xlabel else -0.14), ncols=2, frameon=False,
+              fontsize="small")
     fig.tight_layout()
     return fig
 
