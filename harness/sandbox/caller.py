@@ -8,7 +8,6 @@ import functools
 import json
 import marshal
 import os
-import select
 import socket
 import subprocess
 import sys
@@ -16,12 +15,13 @@ import threading
 import time
 
 from .. import settings, syntax
+from ..text import one_line
 from ..levels import NAMESPACES, PROCESS, TABLE
 from . import wire
+from .records import exchange as _exchange
 from .results import MAX_TEST_SOURCE, assemble, result, static_names
 
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
-MAX_RECORDS = 4 << 20  # bytes of records read from one run before the rest is ignored
 MAX_COMPILED_HERE = 64 << 10  # characters of test source compiled in the caller (32 kept): 2 MB took 1.3 GB here
 START_TIMEOUT = 60.0  # seconds the server may take to start on a slow, busy machine
 
@@ -117,6 +117,13 @@ class _Server:
 
 _SERVER = _Server()
 atexit.register(_SERVER.stop)
+
+
+def stop() -> None:
+    """End this process's sandbox server now, and with it every run in progress: each returns at once, as a crash
+    (a later run starts a new server). For an interrupted grading, whose threads wait on the runs their agents asked
+    for: without it, SIGTERM waited for each such run to time out."""
+    _SERVER.stop()
 
 
 def isolation_level() -> str:
@@ -225,11 +232,15 @@ def _run(solution_src, test_src, timeout):
     finally:
         os.close(res_r)
         with _SERVER.lock:
+            finished = {}
             if _SERVER.generation == generation:  # never ask a newer server to finish a pid it does not know
                 try:
-                    _SERVER.request({"cmd": "finish", "pid": pid})
+                    finished = _SERVER.request({"cmd": "finish", "pid": pid})
                 except Exception:  # noqa: BLE001 - a lost server ends its runs itself
                     _SERVER.stop()
+    if finished.get("outlived"):  # something of the run lived on after it was killed: no verdict stands on it
+        return result(static_names(test_src), {}, f"crash: the sandbox could not end the run: "
+                      f"{one_line(finished['outlived'], 300)}", "", isolation)
     return assemble(events, timed_out, timeout, isolation, test_src)
 
 
@@ -247,51 +258,3 @@ def _compile_tests(test_src: str) -> str | None:
         return base64.b64encode(marshal.dumps(code)).decode()
     except Exception:  # noqa: BLE001 - the run compiles it itself and reports the problem properly
         return None
-
-
-def _exchange(req_w, res_r, payload, deadline):
-    """Send the sources, then collect the run's records until it ends or the deadline passes."""
-    events, buf, received = [], bytearray(), 0
-    sent, writing = 0, True
-    os.set_blocking(req_w, False)
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            if writing:
-                os.close(req_w)
-            return events, True
-        ready_r, ready_w, _ = select.select([res_r], [req_w] if writing else [], [], remaining)
-        if ready_w:
-            try:
-                sent += os.write(req_w, payload[sent : sent + (1 << 16)])
-            except (BrokenPipeError, BlockingIOError):
-                sent = len(payload)
-            if sent >= len(payload):
-                os.close(req_w)
-                writing = False
-        if ready_r:
-            chunk = os.read(res_r, 1 << 16)
-            if not chunk:
-                if writing:
-                    os.close(req_w)
-                return events, False
-            received += len(chunk)
-            if received > MAX_RECORDS:
-                continue
-            start = len(buf)
-            buf += chunk
-            end = buf.rfind(b"\n", start)
-            if end < 0:
-                continue
-            for line in bytes(buf[:end]).split(b"\n"):
-                try:
-                    event = json.loads(line)
-                except Exception:  # noqa: BLE001 - malformed or nested too deeply: not a record
-                    continue
-                if isinstance(event, dict):
-                    events.append(event)
-                    if event.get("event") == "done":  # no need to wait for the test process to exit: it is killed
-                        return events, False
-            del buf[: end + 1]
-
-

@@ -64,6 +64,8 @@ class Run:
         self.cgroups: list[str] = []
         self.pid = None
         self.ended = self.scrubbed = False  # whether its first process was reaped; whether nothing of it is left
+        self.joined = True  # whether its first process is in its cgroups (it says so when ready); if not, never trust them
+        self.outlived = ""  # what of the run was still alive after it was killed: the caller reports it, never a verdict
         self.tests_dir = os.path.join(folder, "tests")
         self.solution_dir = os.path.join(folder, "solution")
         if slot:
@@ -86,8 +88,12 @@ class Run:
         for step in steps:
             try:
                 step()
+            except slots.Outlived as e:
+                self.outlived = str(e)
             except Exception:  # noqa: BLE001 - the next steps still run
                 pass
+        if not self.ended and not self.outlived:
+            self.outlived = "the run's first process was still alive after 10 s of killing"
 
     def _kill_users(self):
         """Without namespaces: kill what the run's users still run, and remove what they left in the machine's
@@ -95,7 +101,7 @@ class Run:
         the run's PID namespace has killed everything, and nothing else was the machine's to touch.)"""
         if self.slot and not self.machine.ladder.namespaces:
             # No process leaves its cgroup: once the run's cgroup is empty, its users run nothing more.
-            slots.scrub(self.slot, processes=not (self.cgroups and cgroups.empty(self.cgroups)))
+            slots.scrub(self.slot, processes=not (self.cgroups and self.joined and cgroups.empty(self.cgroups)))
             self.scrubbed = True
         else:
             self.scrubbed = self.ended

@@ -111,7 +111,8 @@ class Server:
                 if run:
                     run.stop(self.reap_orphans)
                 self.reap_orphans()
-                send_frame(self.control, {"finished": True})
+                outlived = {"outlived": run.outlived} if run and run.outlived else {}
+                send_frame(self.control, {"finished": True, **outlived})
                 if run:
                     run.release()
             else:
@@ -155,7 +156,9 @@ class Server:
                 continue
             try:
                 link.settimeout(60)
-                recv_frame(link)  # the spare says it is ready
+                ready = recv_frame(link)  # the spare says it is ready, and whether it is in its run's cgroups
+                if not (isinstance(ready, dict) and ready.get("joined")) and pid in self.active:
+                    self.active[pid].joined = False
                 # The run's clock starts now: time this server spent on earlier runs is not the solution's.
                 request["deadline"] = time.monotonic() + float(request.get("timeout", 10))
                 send_frame(link, request, fds)

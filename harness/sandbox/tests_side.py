@@ -49,8 +49,9 @@ def spare_process(session, run, ladder, link):
     os.setsid()
     try:
         cgroups.join(run.cgroups)
-    except OSError:
-        pass
+        joined = True
+    except OSError:  # runs without: the server then never takes an empty cgroup for a run with nothing left
+        joined = False
     walls.begin(ladder, run.tests_uid, run.tests_uid)  # at the namespaces level we go on as the first of a PID namespace
     memory = linux.current_address_space() + TEST_EXTRA_MEMORY
     # Fork the solution's side first, before any test source is in this process's memory.
@@ -62,7 +63,7 @@ def spare_process(session, run, ladder, link):
     linux.forbid_inspection()
     sys.dont_write_bytecode = True
 
-    send_frame(link, {"ready": True})
+    send_frame(link, {"ready": True, "joined": joined})
     # While no run has come, copy the pages a run writes (after the fork above, which would have shared them again).
     pages.copy_ahead(WRITTEN, until=lambda: select.select([link], [], [], 0)[0])
     try:

@@ -161,3 +161,21 @@ def test_tests_too_long_to_take_are_a_test_error_naming_every_test_and_cost_the_
     assert outcome["passed"] == 0 and outcome["failed"][:2] == ["test_0", "test_1"]
     assert outcome["total"] == len(outcome["failed"]) == results.MAX_TESTS
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50 << 10  # KiB: less than 50 MiB more
+
+
+def test_a_run_the_sandbox_could_not_end_is_a_crash_whatever_its_tests_said(monkeypatch):
+    """Where something of a run outlived its killing (a slot's process still alive after the patience), the server
+    says so when the run is finished: the result is a crash naming it, never the verdict the tests reported."""
+    request = caller._Server.request
+
+    def finishing_with_a_survivor(self, message, fds=()):
+        reply = request(self, message, fds)
+        if message.get("cmd") == "finish":
+            reply = {**reply, "outlived": "a process of user 1900042 was still alive after 5 s of killing"}
+        return reply
+
+    monkeypatch.setattr(caller._Server, "request", finishing_with_a_survivor)
+    result = harness.run("def add(a, b):\n    return a + b\n", "def test_it():\n    assert add(1, 2) == 3\n")
+    assert result["passed"] == 0 and result["failed"] == ["test_it"], result
+    assert result["error"] == ("crash: the sandbox could not end the run: a process of user 1900042 was still alive "
+                               "after 5 s of killing")

@@ -8,7 +8,7 @@ from pathlib import Path
 import harness
 
 SANDBOX = Path(harness.__file__).parent / "sandbox"
-CALLER_SIDE = {"__init__.py", "caller.py", "results.py"}  # the lab's side, never loaded by the server
+CALLER_SIDE = {"__init__.py", "caller.py", "records.py", "results.py"}  # the lab's side, never loaded by the server
 
 
 def test_no_module_the_server_loads_imports_the_harness_package():
