@@ -13,6 +13,7 @@ import pytest
 from harness.sandbox import slots
 from tests.harness.sandbox import identities
 from tests.helpers import self_contained
+from tests.processes import live
 
 pytestmark = [
     pytest.mark.slow,  # grades one agent at the user level until it is stopped
@@ -62,17 +63,11 @@ def extract_code(reply):
 def named(*names: str) -> dict[int, str]:
     """The processes of the sandbox's reserved users that go by one of `names` and are neither zombies nor dead."""
     reserved = range(slots.FIRST_UID, slots.FIRST_UID + 2 * slots.SLOTS)
-    found = {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/status") as f:
-                fields = dict(line.split(":", 1) for line in f if ":" in line)
-        except OSError:
-            continue
-        name, state = fields.get("Name", "").strip(), fields.get("State", "").strip()
-        if name in names and int(fields["Uid"].split()[0]) in reserved and state[:1] not in ("Z", "X"):
-            found[int(pid)] = name
-    return found
+
+    def wanted(fields):
+        return fields.get("Name") in names and int(fields["Uid"].split()[0]) in reserved
+
+    return {int(pid): fields["Name"] for pid, fields in live(wanted, threads=False).items()}
 
 
 def test_a_grader_stopped_by_sigterm_leaves_no_process_of_any_slot_alive(tmp_path):

@@ -8,6 +8,7 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 import harness  # noqa: E402
+from tests.processes import live  # noqa: E402
 
 TAG = f"s2c-{uuid.uuid4().hex[:10]}"  # the name every process of these runs goes by (fork keeps it)
 NAMED = f"""
@@ -44,21 +45,7 @@ ROUNDS = {"fork_loop": 4, "sleeper": 2, "thread_behind_a_zombie": 2}
 
 def alive() -> list[str]:
     """Every thread named TAG that is neither a zombie nor dead: "pid/tid state"."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            tids = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/status") as f:
-                    fields = dict(line.split(":", 1) for line in f if ":" in line)
-            except OSError:
-                continue
-            if fields.get("Name", "").strip() == TAG and fields.get("State", "").strip()[:1] not in ("Z", "X"):
-                found.append(f"{pid}/{tid} {fields['State'].strip()}")
-    return found
+    return [f"{task} {fields['State']}" for task, fields in live(lambda fields: fields.get("Name") == TAG).items()]
 
 
 left, levels = {}, set()

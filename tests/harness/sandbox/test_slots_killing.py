@@ -11,6 +11,7 @@ import time
 import pytest
 
 from harness.sandbox import cgroups, slots
+from tests.processes import live
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="per-run users need root")
 
@@ -60,22 +61,11 @@ def as_user(uid: int, source: str, processes: int = 64) -> subprocess.Popen:
 
 def threads_of(uid: int) -> list[str]:
     """Every thread of the machine that still runs as `uid` (any state but zombie and dead), as "pid/tid state"."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            tids = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/status") as f:
-                    fields = dict(line.split(":", 1) for line in f if ":" in line)
-            except OSError:
-                continue
-            state, ids = fields.get("State", "").strip(), fields.get("Uid", "").split()
-            if ids and str(uid) in (ids[0], ids[2]) and state[:1] not in ("Z", "X"):
-                found.append(f"{pid}/{tid} {state}")
-    return found
+    def as_uid(fields):
+        ids = fields.get("Uid", "").split()
+        return bool(ids) and str(uid) in (ids[0], ids[2])
+
+    return [f"{task} {fields['State']}" for task, fields in live(as_uid).items()]
 
 
 def test_a_process_whose_first_thread_ended_is_alive_and_is_killed(slot):
