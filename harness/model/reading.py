@@ -82,7 +82,7 @@ def task_of(text: str) -> Task | None:
     if "def " in text:  # only code can hold a signature; the bank's modules load on the first such prompt, not before
         from ..tasks import humaneval
 
-        known = humaneval.task_in(text)  # a HumanEval prompt first: its words may name a lab task (`median`)
+        known = humaneval.task_in(text)  # a HumanEval prompt first: its words may name a lab task too
         if known is not None:
             return known
     tasks = list(TASKS.values())
