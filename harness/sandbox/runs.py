@@ -93,7 +93,7 @@ class Run:
             except Exception:  # noqa: BLE001 - the next steps still run
                 pass
         if not self.ended and not self.outlived:
-            self.outlived = "the run's first process was still alive after 10 s of killing"
+            self.outlived = "the run's first process was not seen to end within 10 s of killing"
 
     def _kill_users(self):
         """Without namespaces: kill what the run's users still run, and remove what they left in the machine's
