@@ -1,4 +1,4 @@
-"""The Linux calls the walls are made of: prctl, unshare, users and capabilities, resource limits, a keeper to die with.
+"""The Linux calls the walls are made of: prctl, unshare, users and capabilities, resource limits, a parent to die with.
 
 Loaded by name by the sandbox server and the agent runner's start.py (and through `harness` by the agent's child);
 it imports nothing of the lab. The ladder that puts these together is walls.py.
@@ -30,7 +30,9 @@ KILLED = 137  # exit status of a process that ends itself because the one it bel
 
 _libc = None
 _parent = None  # the process whose end must end this one, when it is this process's parent (see attach)
-_keeper = None  # in the walled child: (fd, identity) of the read end of a pipe its keeper holds open: EOF = gone
+_keeper = None  # in the walled child: (fd, identity) of what it watches its keeper (or parent) by: readable = gone
+_watched = False  # whether this process watches its parent through a pidfd (see fork_watched)
+_pidfds = None  # whether the kernel gives pidfds, once asked (see pidfds)
 
 
 def libc():
@@ -60,6 +62,10 @@ def unshare(flags: int) -> None:
     _check(libc().unshare(ctypes.c_int(flags)), "unshare")
 
 
+def setns(fd: int, nstype: int) -> None:
+    _check(libc().setns(ctypes.c_int(fd), ctypes.c_int(nstype)), "setns")
+
+
 # --- dying with the process this one belongs to --------------------------------------------------------------
 
 
@@ -86,7 +92,7 @@ def orphaned() -> bool:
         fd = keeper_fd()
         if fd is None:
             return False  # the caller closed it: no telling, and the kernel will act on a death from now on
-        return bool(select.select([fd], [], [], 0)[0])  # readable: the keeper's end is closed
+        return bool(select.select([fd], [], [], 0)[0])  # readable: the keeper's end is closed, or it has ended
     return _parent is not None and os.getppid() != _parent
 
 
@@ -112,6 +118,8 @@ def fork_keeper() -> None:
     child = os.fork()
     if child == 0:
         os.close(alive_write)
+        if keeper_fd() is not None:  # a watch on another process, which this child must not keep
+            os.close(keeper_fd())
         pipe = os.fstat(alive_read)
         _keeper = (alive_read, (pipe.st_dev, pipe.st_ino))
         return
@@ -130,6 +138,67 @@ def fork_keeper() -> None:
             os._exit(0)
     code = os.waitstatus_to_exitcode(status)
     os._exit(128 - code if code < 0 else min(code, 127))
+
+
+def fork_watched(new_pid_namespace: bool = False) -> int:
+    """Fork a child that watches this process through a pidfd (see `orphaned`), so it needs no keeper: with
+    `new_pid_namespace` (CAP_SYS_ADMIN), as the first process of a PID namespace of its own, while this process
+    stays in its own. Returns 0 in the child and the child's pid here. Raises OSError with this process as it was
+    (no pidfds on this kernel: see `pidfds`), or Stranded if it could not be put back in its own PID namespace."""
+    global _keeper, _watched
+    own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC) if new_pid_namespace else None
+    watch = None
+    try:
+        watch = os.pidfd_open(os.getpid())
+        if own is not None:
+            unshare(CLONE_NEWPID)
+        child = -1
+        try:
+            child = os.fork()
+        finally:
+            if child != 0 and own is not None:
+                _back_in(own)
+        if child == 0:
+            found = os.fstat(watch)
+            _keeper, _watched, watch = (watch, (found.st_dev, found.st_ino)), True, None
+        return child
+    finally:
+        if own is not None:
+            os.close(own)
+        if watch is not None:
+            os.close(watch)
+
+
+class Stranded(BaseException):
+    """This process's children would be born in another PID namespace than its own: it must fork nothing more."""
+
+
+def _back_in(own: int) -> None:
+    """Make this process's next children be born in its own PID namespace again, and check that they will be."""
+    try:
+        setns(own, CLONE_NEWPID)
+        back = os.stat("/proc/self/ns/pid_for_children").st_ino == os.fstat(own).st_ino
+    except OSError as e:
+        raise Stranded(str(e)) from None
+    if not back:
+        raise Stranded("setns left this process's children in another PID namespace")
+
+
+def watched() -> bool:
+    """Whether this process was forked by `fork_watched`: it watches its parent, and needs no keeper."""
+    return _watched
+
+
+def pidfds() -> bool:
+    """Whether this kernel gives pidfds (Linux 5.3 and later), which `fork_watched` and `orphaned` rely on."""
+    global _pidfds
+    if _pidfds is None:
+        try:
+            os.close(os.pidfd_open(os.getpid()))
+            _pidfds = True
+        except (AttributeError, OSError):
+            _pidfds = False
+    return _pidfds
 
 
 # --- users and capabilities ----------------------------------------------------------------------------------

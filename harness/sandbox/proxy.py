@@ -83,14 +83,14 @@ class Channel:
         return str(error) if isinstance(error, ValueError) else self.exit_story()
 
     def exit_story(self):
-        """Wait briefly for the solution's keeper and say how the solution ended."""
+        """Wait briefly for the solution's process (or its keeper, which exits as it did) and say how it ended."""
         try:
             _, status = os.waitpid(self.keeper_pid, 0)
         except ChildProcessError:
             return "ended"
         code = os.waitstatus_to_exitcode(status)
-        if code >= 128:
-            sig = code - 128
+        if code < 0 or code >= 128:  # killed by a signal: -N from the process itself, 128 + N from its keeper
+            sig = -code if code < 0 else code - 128
             name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
             if sig == signal.SIGXCPU:
                 return "used up its CPU time"

@@ -120,8 +120,9 @@ class Run:
 
 
 def _end_tree(pid: int, patience: float = 10.0) -> bool:
-    """SIGKILL the run's first process, its children (the test process, first of its PID namespace, whose end ends
-    the namespace and all in it) and their process groups; wait until each has ended, woken by the kernel the moment
+    """SIGKILL the run's first process (the test process, or its keeper), its children (the solution's process, or
+    the test process under its keeper: each the first of a PID namespace, whose end ends all in it) and their process
+    groups; wait until each has ended, woken by the kernel the moment
     it does (no polling), and reap them. True once the first process is reaped."""
     targets = _children(pid) + [pid]
     watched = []
@@ -145,7 +146,7 @@ def _end_tree(pid: int, patience: float = 10.0) -> bool:
     finally:
         for fd in watched:
             os.close(fd)
-    for target in targets[:-1]:  # the test process, ours to reap if its keeper ended first (we are a subreaper)
+    for target in targets[:-1]:  # ours to reap if their parent ended first (we are a subreaper)
         try:
             os.waitpid(target, os.WNOHANG)
         except ChildProcessError:

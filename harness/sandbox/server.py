@@ -8,13 +8,15 @@ lab's text helpers (harness/text.py, which import nothing) by path.
 
 Per run, at the namespaces level (see walls.py for the others):
     server (pytest configured once)
-      └─ keeper R: makes the run's PID namespace (and user namespace, if that is how namespaces are had)
-           └─ test process T, first of that namespace: its own mount (a tmpfs root), network and IPC namespaces,
-                its own user; collects and runs the tests with pytest; reports each result to the caller over a
-                pipe the caller opened; sees the solution only through proxy functions
-                └─ keeper K: makes the solution's PID (and user) namespace; its death takes S down
-                     └─ solution process S: the model's code, in namespaces of its own, with another user of its
-                          own, only the Python runtime visible, answering calls with plain values
+      └─ test process T: as root, born the first process of the run's PID namespace (the server makes it, then
+           goes back to its own); through a user namespace, under a keeper that makes the user and PID namespaces.
+           Its own mount (a tmpfs root), network and IPC namespaces, its own user; collects and runs the tests with
+           pytest; reports each result to the caller over a pipe the caller opened; sees the solution only through
+           proxy functions
+           └─ solution process S: the model's code, the first of a PID namespace of its own made the same way (its
+                end, or T's, ends all it started), with another user of its own, only the Python runtime visible,
+                answering calls with plain values
+A process born without a keeper watches its parent through a pidfd until its walls are up (linux.fork_watched).
 S is forked before T reads the test source, so expected values never enter the solution's process.
 As root below that level, a server whose Python other users cannot read goes on in a copy they can (reachable.py);
 where code could only run as root, unasked, it runs none and says why (walls.Ladder.refused).
@@ -128,13 +130,19 @@ class Server:
         except OSError as e:
             return None, f"the sandbox could not set up a run ({e})"
         ours, theirs = socket.socketpair()
-        pid = os.fork()
+        try:
+            pid = walls.fork_to_wall(self.machine.ladder)
+        except OSError as e:
+            ours.close()
+            theirs.close()
+            run.release()
+            return None, f"the sandbox could not start a run ({e})"
         if pid == 0:
             try:
                 for sig in ENDING_SIGNALS:
                     signal.signal(sig, signal.SIG_DFL)
                 run.forget_others()
-                _close_all_but(theirs.fileno())
+                _close_all_but(theirs.fileno(), *[fd for fd in [linux.keeper_fd()] if fd is not None])
                 spare_process(session, run, self.machine.ladder, theirs)
             except BaseException:  # noqa: BLE001 - the run reports a crash; with SPEC2CODE_SANDBOX_DEBUG, say why
                 if os.environ.get("SPEC2CODE_SANDBOX_DEBUG"):

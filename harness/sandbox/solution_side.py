@@ -30,10 +30,11 @@ MAX_ARGS = 8000  # bytes of an exception's arguments sent along, so the test pro
 
 
 def start_solution_side(run, ladder, close):
-    """Fork the keeper, which forks the solution's process; return our socket to it, its output and the keeper."""
+    """Fork the solution's process (through a keeper where walls.begin needs one); return our socket to it, its
+    output and the pid of our child (the solution's process, or its keeper), whose status says how it ended."""
     t_sock, s_sock = socket.socketpair()
     out_r, out_w = os.pipe()
-    keeper = os.fork()
+    keeper = walls.fork_to_wall(ladder)
     if keeper == 0:
         try:
             t_sock.close()
@@ -61,7 +62,7 @@ def solution_main(sock, out_fd, run, ladder):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     low = 3
-    for keep in sorted({sock.fileno(), linux.keeper_fd()} - {None}):  # the keeper's pipe: see walls.finish
+    for keep in sorted({sock.fileno(), linux.keeper_fd()} - {None}):  # how we watch our keeper: see walls.finish
         os.closerange(low, keep)
         low = keep + 1
     os.closerange(low, 1 << 16)

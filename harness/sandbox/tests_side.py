@@ -52,7 +52,7 @@ def spare_process(session, run, ladder, link):
         joined = True
     except OSError:  # runs without: the server then never takes an empty cgroup for a run with nothing left
         joined = False
-    walls.begin(ladder, run.tests_uid, run.tests_uid)  # at the namespaces level we go on as the first of a PID namespace
+    walls.begin(ladder, run.tests_uid, run.tests_uid)  # at the namespaces level, we are the first of a PID namespace
     memory = linux.current_address_space() + TEST_EXTRA_MEMORY
     # Fork the solution's side first, before any test source is in this process's memory.
     t_sock, out_r, keeper = start_solution_side(run, ladder, close=[link])

@@ -187,12 +187,26 @@ def choose(asked: str = "auto") -> Ladder:
     return Ladder(process, why="; ".join(why))
 
 
+def fork_to_wall(ladder: Ladder) -> int:
+    """Fork the process that will be walled in (`begin`, then `finish`, in the child); 0 in the child, its pid here.
+    Where the kernel gives pidfds, the child watches this process through one and needs no keeper (`begin` then has
+    nothing left to do), unless its namespaces come through a user namespace, which only the child can make: as root
+    at the namespaces level, it is born the first process of a PID namespace of its own, while this process stays in
+    its own; below that level, a plain child. Elsewhere a plain fork, and `begin` forks the keeper."""
+    if linux.pidfds() and (not ladder.namespaces or ladder.via == "root"):
+        return linux.fork_watched(new_pid_namespace=ladder.namespaces)
+    return os.fork()
+
+
 def begin(ladder: Ladder, uid: int, gid: int, *, fork: bool = False) -> None:
     """First step, in the process that will become the walled one: at the namespaces level, make its user (when
     had through a user namespace) and PID namespaces, then fork (elsewhere, fork only if `fork`). The caller goes on
     in the child, the first process of the new PID namespace; this process stays behind as its keeper, waits for it
     and exits with its status. `uid`, `gid`: the machine's user the run gets (root only; a normal user keeps theirs).
+    Nothing to do in a process `fork_to_wall` made watched: its PID namespace, if it needs one, is made already.
     """
+    if linux.watched():
+        return
     if ladder.namespaces:
         if ladder.via == "user namespace":
             if os.geteuid() == 0 and linux.in_initial_user_namespace():

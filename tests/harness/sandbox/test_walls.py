@@ -120,3 +120,117 @@ def test_as_root_the_process_level_is_refused_unless_it_was_asked_for():
     asked = walls.choose("process")
     assert (asked.level, asked.via, asked.refused) == ("process", walls.ASKED, "")
     assert not walls.Ladder("user").refused and not walls.Ladder("namespaces", "root").refused
+
+
+FORK_TO_WALL = """
+import json, os, sys
+sys.path.insert(0, {sandbox!r})
+import linux, walls
+ladder = walls.choose() if {level!r} == "auto" else walls.Ladder({level!r}, walls.ASKED)
+told, tell = os.pipe()
+hold, held = os.pipe()
+pid = walls.fork_to_wall(ladder)
+if pid == 0:
+    os.close(told)
+    os.close(held)
+    before = os.getpid()
+    walls.begin(ladder, os.getuid(), os.getgid(), fork=True)  # a keeper would fork: we would go on in its child
+    status = open("/proc/self/status").read()
+    nspid = next(line.split()[1:] for line in status.splitlines() if line.startswith("NSpid:"))
+    os.write(tell, json.dumps({{"nspid": nspid, "kept": os.getpid() != before, "watched": linux.watched(),
+                                "watching": linux.keeper_fd() is not None}}).encode())
+    os.read(hold, 1)  # alive until the parent has looked at it
+    os._exit(0)
+os.close(tell)
+os.close(hold)
+child = json.loads(os.read(told, 4096))
+parent = int(open(f"/proc/{{pid}}/stat").read().rsplit(")", 1)[1].split()[1])
+os.close(held)
+os.waitpid(pid, 0)
+own = os.stat("/proc/self/ns/pid").st_ino == os.stat("/proc/self/ns/pid_for_children").st_ino
+print(json.dumps({{**child, "level": ladder.level, "via": ladder.via, "parent": parent == os.getpid(),
+                  "pid": pid, "own": own}}))
+"""
+
+
+def _fork_to_wall(level):
+    code = FORK_TO_WALL.format(sandbox=str(ROOT / "harness" / "sandbox"), level=level)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_as_root_a_run_s_process_is_born_the_first_of_its_pid_namespace_with_no_keeper():
+    """The server (or the test process) makes the PID namespace and goes back to its own, so no keeper process is
+    forked and ended per side of every run; the child watches its parent through a pidfd until its walls are up."""
+    from harness.sandbox import linux, walls
+
+    if not walls.as_root() or not linux.has_capability(linux.CAP_SYS_ADMIN) or not linux.pidfds():
+        pytest.skip("needs root with CAP_SYS_ADMIN and a kernel with pidfds")
+    found = _fork_to_wall("auto")
+    assert (found["level"], found["via"]) == ("namespaces", "root")
+    assert found["nspid"] == [str(found["pid"]), "1"]  # its pid here, and 1 in a namespace of its own
+    assert found["parent"] and not found["kept"] and found["watched"] and found["watching"]
+    assert found["own"], "the parent's next children would be born in the child's PID namespace"
+
+
+def test_below_the_namespaces_level_the_solution_s_process_needs_no_keeper():
+    from harness.sandbox import linux
+
+    if not linux.pidfds():
+        pytest.skip("needs a kernel with pidfds")
+    found = _fork_to_wall("process")
+    assert found["nspid"] == [str(found["pid"])] and found["parent"] and found["own"]
+    assert not found["kept"] and found["watched"] and found["watching"]
+
+
+PARENT_DIES_EARLY = """
+import os, signal, sys, time
+sys.path.insert(0, {sandbox!r})
+import walls
+ladder = walls.choose() if {level!r} == "auto" else walls.Ladder({level!r}, walls.ASKED)
+pid = walls.fork_to_wall(ladder)
+if pid == 0:
+    walls.begin(ladder, os.getuid(), os.getgid(), fork=True)
+    marks = os.open({marks!r}, os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # kept open: still ours behind the walls
+    status = open("/proc/self/status").read()
+    os.write(marks, next(line.split()[1] for line in status.splitlines() if line.startswith("NSpid:")).encode() + b"\\n")
+    time.sleep(0.5)  # meanwhile its parent is killed (its server was), before the walls are up
+    walls.finish(ladder, 65534, 65534, mountpoint={folder!r}, workdir="/work" if ladder.namespaces else {folder!r})
+    os.write(marks, b"ran on\\n")
+    os._exit(0)
+while not os.path.exists({marks!r}):
+    time.sleep(0.01)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["auto", "process"])
+def test_a_child_born_without_a_keeper_whose_parent_died_before_its_walls_were_up_ends_instead_of_running(
+        tmp_path, level):
+    from harness.sandbox import linux, walls
+
+    if not linux.pidfds():
+        pytest.skip("needs a kernel with pidfds")
+    if level == "auto" and (not walls.as_root() or not linux.has_capability(linux.CAP_SYS_ADMIN)):
+        pytest.skip("needs root with CAP_SYS_ADMIN")
+    marks, folder = tmp_path / "marks", tmp_path / "root"
+    folder.mkdir()
+    os.chmod(tmp_path, 0o755)
+    os.chmod(folder, 0o777)
+    code = PARENT_DIES_EARLY.format(sandbox=str(ROOT / "harness" / "sandbox"), marks=str(marks), folder=str(folder),
+                                    level=level)
+    parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert parent.returncode == -9, parent.stderr
+    child = int(marks.read_text().split()[0])
+    deadline = time.monotonic() + 30
+    while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break
+        except OSError:
+            break
+        time.sleep(0.05)
+    assert marks.read_text().split() == [str(child)], "the child ran on after its parent had gone"
