@@ -67,15 +67,20 @@ def test_a_walled_child_whose_keeper_died_before_its_walls_were_up_ends_instead_
     while not marks.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     child = int(marks.read_text().split()[0])
-    while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{child}/stat") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    break
-        except OSError:
-            break
-        time.sleep(0.05)
+    _wait_until_ended(child, deadline)
     assert marks.read_text().split() == [str(child)], "the child ran on after its keeper had gone"
+
+
+def _wait_until_ended(pid, deadline):
+    """Wait until `pid` has ended (gone, or a zombie nobody reaps), or until `deadline`."""
+    while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return
+        except OSError:
+            return
+        time.sleep(0.05)
 
 
 CHOOSE = """
@@ -224,13 +229,5 @@ def test_a_child_born_without_a_keeper_whose_parent_died_before_its_walls_were_u
     parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert parent.returncode == -9, parent.stderr
     child = int(marks.read_text().split()[0])
-    deadline = time.monotonic() + 30
-    while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{child}/stat") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    break
-        except OSError:
-            break
-        time.sleep(0.05)
+    _wait_until_ended(child, time.monotonic() + 30)
     assert marks.read_text().split() == [str(child)], "the child ran on after its parent had gone"
