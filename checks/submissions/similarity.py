@@ -7,8 +7,9 @@ student starts from left out, and every pair compared. A prompt to look, never a
 
 from __future__ import annotations
 
+import hashlib
 import io
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from harness.errors import NotPythonSource
 from harness.files import read_source
@@ -36,16 +37,69 @@ def with_similar(submissions: list, *, template: str = "") -> list:
 def similar_pairs(submissions: list, *, template: str = "") -> list[tuple[str, str, float]]:
     """(name, name, similarity) for each pair of submissions at least SIMILAR alike, in the submissions' order.
 
-    similarity: the larger of the two shares (of each one's own code, the part found in the other), 0 to 1."""
+    similarity: the larger of the two shares (of each one's own code, the part found in the other), 0 to 1.
+    Submissions whose normalised code is the same share one fingerprint, compared once (copies are common)."""
+    named = _fingerprints(submissions, template)
+    _index(list(dict.fromkeys(print_ for _, print_ in named)))
+    figures = {}  # (first print, second print) -> figure, for each pair of distinct prints compared
+    pairs = []
+    for i, (name, first) in enumerate(named):
+        for other, second in named[i + 1:]:
+            key = (first.number, second.number) if first.number <= second.number else (second.number, first.number)
+            figure = figures.get(key)
+            if figure is None:
+                figure = figures[key] = first.compare(second)
+            if figure >= SIMILAR:
+                pairs.append((name, other, figure))
+    return pairs
+
+
+@dataclass(eq=False)
+class _Print:
+    """One agent's own code as copydetect fingerprints it: where each k-gram starts (in order) and its hash."""
+
+    starts: object  # numpy array of the start of each fingerprinted k-gram in the normalised code, ascending
+    hashes: object  # the hash of each, in the same order
+    distinct: object  # the distinct hashes, sorted
+    coverage: float  # characters of normalised code the k-grams cover (copydetect's token_coverage)
+    key: bytes  # the same for two agents whose own normalised code is the same
+    number: int = 0  # its place among the class's distinct prints (_index)
+    bits: int = 0  # which of the class's shared hashes it holds, one bit each (_index)
+
+    def compare(self, other: _Print) -> float:
+        """What copydetect's compare_files finds for the pair, as max(shares) rounded to 2 places; 0.0 when the
+        two share too few fingerprints for the slower comparison (the common case, decided with the bits)."""
+        if self.key == other.key:
+            return 1.0
+        shared = (self.bits & other.bits).bit_count() / min(len(self.distinct), len(other.distinct))
+        if shared < SIMILAR / 4:
+            return 0.0
+        return round(float(max(self._share_in(other), other._share_in(self))), 2)
+
+    def _share_in(self, other: _Print) -> float:
+        """The share of this code covered by k-grams the other holds too: copydetect's copied slices, whose lengths
+        add up to the union of the matched k-grams [start, start + NOISE)."""
+        import numpy as np
+
+        where = np.minimum(np.searchsorted(other.distinct, self.hashes), len(other.distinct) - 1)
+        found = self.starts[other.distinct[where] == self.hashes]
+        if not found.size:
+            return 0.0
+        covered = int(np.minimum(np.diff(found), NOISE).sum()) + NOISE
+        return covered / self.coverage
+
+
+def _fingerprints(submissions: list, template: str) -> list[tuple[str, _Print]]:
+    """(name, print) for each submission with at least OWN_CODE characters of its own normalised code."""
     import numpy as np
-    from copydetect import CodeFingerprint, compare_files
+    from copydetect import CodeFingerprint
 
     def fingerprint(source: str, boilerplate=None):
         return CodeFingerprint("agent.py", NOISE, WINDOW, boilerplate=boilerplate, language="python",
                                fp=io.StringIO(source))
 
     boilerplate = np.unique(np.array(sorted(fingerprint(template).hashes))) if template.strip() else None
-    prints = []
+    named, known = [], {}  # known: key -> the one print of all the agents with that code
     for one in submissions:
         try:
             big = one.path is None or one.path.stat().st_size > LARGEST
@@ -55,19 +109,39 @@ def similar_pairs(submissions: list, *, template: str = "") -> list[tuple[str, s
         if not source.strip():
             continue
         try:
-            print_ = fingerprint(source, boilerplate)
+            found = fingerprint(source, boilerplate)
         except Exception:  # noqa: BLE001 - a file the tokenizer chokes on is compared with no one; grading goes on
             continue
-        if print_.token_coverage >= OWN_CODE:
-            prints.append((one.name, print_))
-    pairs = []
-    for i, (name, first) in enumerate(prints):
-        for other, second in prints[i + 1:]:
-            shared = len(first.hashes & second.hashes) / min(len(first.hashes), len(second.hashes))
-            if shared < SIMILAR / 4:
-                continue  # too few fingerprints in common: the common case, decided without the slower comparison
-            _, shares, _ = compare_files(first, second)
-            figure = round(float(max(shares)), 2)
-            if figure >= SIMILAR:
-                pairs.append((name, other, figure))
-    return pairs
+        if found.token_coverage >= OWN_CODE:
+            print_ = _print(found)
+            named.append((one.name, known.setdefault(print_.key, print_)))
+    return named
+
+
+def _print(found) -> _Print:
+    """A copydetect CodeFingerprint as arrays."""
+    import numpy as np
+
+    each = list(found.hash_idx.items())
+    starts = np.array([start for _, at in each for start in at], dtype=np.int64)
+    hashes = np.array([value for value, at in each for _ in at], dtype=np.int64)
+    order = np.argsort(starts, kind="stable")
+    starts, hashes = starts[order], hashes[order]
+    key = hashlib.sha256(starts.tobytes() + hashes.tobytes() + repr(float(found.token_coverage)).encode()).digest()
+    return _Print(starts, hashes, np.unique(hashes), float(found.token_coverage), key)
+
+
+def _index(prints: list[_Print]) -> None:
+    """Number the distinct prints, and give each the bits of the hashes it shares with another print (a hash only
+    one print holds is in no intersection), so a pair's fingerprints in common are counted in one AND."""
+    import numpy as np
+
+    if not prints:
+        return
+    values, counts = np.unique(np.concatenate([print_.distinct for print_ in prints]), return_counts=True)
+    shared = values[counts > 1]
+    for number, print_ in enumerate(prints):
+        held = np.zeros(len(shared), dtype=bool)
+        held[np.searchsorted(shared, print_.distinct[np.isin(print_.distinct, shared)])] = True
+        print_.number = number
+        print_.bits = int.from_bytes(np.packbits(held, bitorder="little").tobytes(), "little")
