@@ -222,15 +222,51 @@ def _out_of_sight(fd: int) -> int:
     return moved
 
 
+# Where the harness defines the `ask` and `run` the lab answers for; any harness module may hold them from there.
+REPLACED = {"ask": "harness.model", "run": "harness.sandbox.caller"}
+
+
 def _install(harness, ask, run):
-    """Point every `ask` and `run` the harness exports at the lab, before the agent can import them."""
-    real_ask, real_run = harness.ask, harness.run
+    """Point every `ask` and `run` the harness exports at the lab, before the agent can import them: the package's
+    now, and each harness module's as it loads (the package imports its modules on first use, so most never do)."""
+    lab = {"ask": ask, "run": run}
     for name, module in list(sys.modules.items()):
-        if name == "harness" or name.startswith("harness."):
-            if getattr(module, "ask", None) is real_ask:
-                module.ask = ask
-            if getattr(module, "run", None) is real_run:
-                module.run = run
+        if name.startswith("harness."):
+            _point_at_lab(module, lab)
+    harness.ask, harness.run = ask, run
+    sys.meta_path.insert(0, _LabFirst(lab))
+
+
+def _point_at_lab(module, lab: dict) -> None:
+    for key, value in lab.items():
+        found = module.__dict__.get(key)
+        if getattr(found, "__module__", None) == REPLACED[key] and getattr(found, "__qualname__", None) == key:
+            module.__dict__[key] = value
+
+
+class _LabFirst:
+    """An import hook: a harness module imported after the agent's process started has its `ask` and `run` pointed
+    at the lab as soon as it has run."""
+
+    def __init__(self, lab: dict):
+        self.lab = lab
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("harness."):
+            return None
+        import importlib.machinery
+
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        if spec is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        run_module = spec.loader.exec_module
+
+        def exec_module(module):
+            run_module(module)
+            _point_at_lab(module, self.lab)
+
+        spec.loader.exec_module = exec_module
+        return spec
 
 
 def _load(source: str, path: str):
