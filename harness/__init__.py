@@ -1,9 +1,8 @@
 """What the lab provides: the model (`ask`), the tasks (`SPEC`, `HOLDOUT_TESTS`, `tasks`), the sandbox (`run`),
 and what is measured with it (`score_tests`, `matrix`)."""
 
-import importlib
-
 from .errors import LabError, ModelError, SettingsError
+from .exports import on_first_use
 
 __all__ = [
     "HOLDOUT_TESTS",
@@ -18,25 +17,7 @@ __all__ = [
     "tasks",
 ]
 
-# Each name is imported where it lives on first use (PEP 562): an agent's process, which needs only what its
-# agent uses (the lab puts its own `ask` and `run` in place), does not pay for the model, tasks and sandbox each time.
-_HOME = {"HOLDOUT_TESTS": "tasks", "SPEC": "tasks", "ask": "model", "matrix": "score", "run": "sandbox",
-         "score_tests": "score"}
-
-
-def __getattr__(name: str):
-    if name in _HOME:
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    if not name.startswith("_"):
-        try:
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+# Each name is imported where it lives on first use: an agent's process, which needs only what its agent uses (the
+# lab puts its own `ask` and `run` in place), does not pay for the model, the tasks and the sandbox each time.
+__getattr__, __dir__ = on_first_use(__name__, {"HOLDOUT_TESTS": "tasks", "SPEC": "tasks", "ask": "model",
+                                               "matrix": "score", "run": "sandbox", "score_tests": "score"})

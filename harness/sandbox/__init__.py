@@ -8,25 +8,9 @@ the wire between them), walls.py (the ladder of harness/levels.py, put up) with 
 Python they can read), and slots.py, cgroups.py and tidy.py (giving back what a run took).
 """
 
-import importlib
+from ..exports import on_first_use
 
 __all__ = ["isolation_lacks", "isolation_level", "isolation_refused", "isolation_summary", "run", "stop"]
 
-
-def __getattr__(name: str):
-    """The caller's names are imported on first use (PEP 562): an agent's process takes linux.py from here alone."""
-    if name in __all__:
-        value = getattr(importlib.import_module(".caller", __name__), name)
-        globals()[name] = value
-        return value
-    if not name.startswith("_"):
-        try:
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+# The caller's names come from caller.py on first use: an agent's process takes linux.py from here alone.
+__getattr__, __dir__ = on_first_use(__name__, dict.fromkeys(__all__, "caller"))
