@@ -13,8 +13,8 @@ from harness.settings import PROJECT_ROOT
 def test_importing_the_harness_loads_no_model_task_or_sandbox_until_asked():
     probe = ("import sys, harness; before = sorted(m for m in sys.modules if m.startswith('harness.')); "
              "harness.SPEC; print(before, 'harness.tasks' in sys.modules, 'harness.model' in sys.modules)")
-    done = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); {probe}"],
-                          capture_output=True, text=True, check=True)
+    command = f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); {probe}"
+    done = subprocess.run([sys.executable, "-I", "-c", command], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["['harness.errors',", "'harness.exports']", "True", "False"]
 
 
