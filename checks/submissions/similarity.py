@@ -40,16 +40,20 @@ def similar_pairs(submissions: list, *, template: str = "") -> list[tuple[str, s
     similarity: the larger of the two shares (of each one's own code, the part found in the other), 0 to 1.
     Submissions whose normalised code is the same share one fingerprint, compared once (copies are common)."""
     named = _fingerprints(submissions, template)
-    _index(list(dict.fromkeys(print_ for _, print_ in named)))
-    figures = {}  # (first print, second print) -> figure, for each pair of distinct prints compared
+    prints = list(dict.fromkeys(print_ for _, print_ in named))
+    _index(prints)
+    alike = {}  # (number, number) of each pair of distinct prints at least SIMILAR alike -> its figure
+    for i, first in enumerate(prints):
+        for second in prints[i + 1:]:
+            figure = first.compare(second)
+            if figure >= SIMILAR:
+                alike[(first.number, second.number)] = figure
     pairs = []
     for i, (name, first) in enumerate(named):
         for other, second in named[i + 1:]:
-            key = (first.number, second.number) if first.number <= second.number else (second.number, first.number)
-            figure = figures.get(key)
-            if figure is None:
-                figure = figures[key] = first.compare(second)
-            if figure >= SIMILAR:
+            low, high = sorted((first.number, second.number))
+            figure = 1.0 if low == high else alike.get((low, high))
+            if figure is not None:
                 pairs.append((name, other, figure))
     return pairs
 
@@ -67,10 +71,8 @@ class _Print:
     bits: int = 0  # which of the class's shared hashes it holds, one bit each (_index)
 
     def compare(self, other: _Print) -> float:
-        """What copydetect's compare_files finds for the pair, as max(shares) rounded to 2 places; 0.0 when the
-        two share too few fingerprints for the slower comparison (the common case, decided with the bits)."""
-        if self.key == other.key:
-            return 1.0
+        """What copydetect's compare_files finds for two distinct prints, as max(shares) rounded to 2 places; 0.0
+        when they share too few fingerprints for the slower comparison (the common case, decided with the bits)."""
         shared = (self.bits & other.bits).bit_count() / min(len(self.distinct), len(other.distinct))
         if shared < SIMILAR / 4:
             return 0.0
