@@ -765,8 +765,8 @@ REQUIRED_CATEGORIES = {
 
 
 def test_what_other_runs_of_the_lab_make_in_the_shared_folders_is_no_attacks_doing():
-    for path in ("/tmp/spec2code-agent-4zhwsj89", "/tmp/spec2code-agent-4zhwsj89/runner", "/dev/shm/spec2code-sandbox-x",
-                 "/tmp/spec2code-attack-daemon", "/dev/shm/spec2code-attack-fill-812-3"):
+    for path in ("/tmp/spec2code-agent-4zhwsj89", "/tmp/spec2code-agent-4zhwsj89/runner",
+                 "/dev/shm/spec2code-sandbox-x", "/tmp/spec2code-attack-daemon", "/dev/shm/spec2code-attack-fill-812-3"):
         assert not attributable(("created", path, RUN_UIDS[0]), [])
     for path in ("/tmp/hostile_marker_x/spec2code-agent-1", "/root/spec2code-agent-1", "/tmp/x/spec2code-agent-1"):
         assert attributable(("created", path, RUN_UIDS[0]), [])
