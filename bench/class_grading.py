@@ -104,8 +104,8 @@ def mixed_class(size: int, jobs: int) -> None:
         m = json.loads(done.stdout.strip().splitlines()[-1])
         mix = ", ".join(f"{sum(k == kind for k, _ in kinds)} {kind}" for kind in ("reference", *MIX))
         print(f"\na mixed class of {m['rows']} ({mix}), --jobs {jobs}, {','.join(m['isolation'])}: {m['seconds']:.1f} s "
-              f"({m['seconds'] / m['rows'] * 1000:.0f} ms a submission, {spent / m['rows']:.2f} CPU-s of the machine each), mean score "
-              f"{m['mean_score']:.2f}, load {os.getloadavg()[0]:.1f}; target: under {MIXED_TARGET * size / 1000:.0f} s "
+              f"({m['seconds'] / m['rows'] * 1000:.0f} ms a submission, {spent / m['rows']:.2f} CPU-s of the machine "
+              f"each), mean score {m['mean_score']:.2f}, load {os.getloadavg()[0]:.1f}; target: under {MIXED_TARGET * size / 1000:.0f} s "
               "on a quiet machine")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
