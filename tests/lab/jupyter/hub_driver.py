@@ -355,7 +355,11 @@ class Browser:
 
         cookies = "; ".join(f"{c.name}={c.value}" for c in self.session.cookies)
         url = f"{self.server.replace('http', 'ws', 1)}/api/kernels/{kernel}/channels"
-        socket_ = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookies, **self._headers()}))
+        # as patient as JupyterLab: the server holds the socket until the kernel answers (up to its 60 s
+        # kernel_info_timeout), which takes longer than tornado's default 20 s when three kernels start on a busy
+        # machine
+        socket_ = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookies, **self._headers()},
+                                                      connect_timeout=WAIT, request_timeout=WAIT))
         msg_id = uuid.uuid4().hex
         socket_.write_message(json.dumps({
             "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": self.name,
