@@ -26,6 +26,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench.machine import cpu_seconds  # noqa: E402
 from bench.run_speed import LEVELS  # noqa: E402  the same four levels, run the same way
 
 BEFORE = 13.0  # s for 200 submissions, --jobs 2, on this 2-core machine before the grader was walled in (issue 10)
@@ -94,10 +95,10 @@ def mixed_class(size: int, jobs: int) -> None:
         with tempfile.TemporaryDirectory() as scratch:
             kinds = mixed_sources(size, scratch)
         write_class(folder, [source for _, source in kinds])
-        before = _cpu()
+        before = cpu_seconds()
         done = subprocess.run([sys.executable, os.path.abspath(__file__), "--one-level", folder, "--jobs", str(jobs)],
                               capture_output=True, text=True, cwd=ROOT)
-        spent = _cpu() - before
+        spent = cpu_seconds() - before
         if done.returncode:
             print(f"\nthe mixed class failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
             return
@@ -121,24 +122,15 @@ def gradescope_path(rounds: int = 3) -> None:
         shutil.copy(REFERENCE_AGENT, os.path.join(root, "submission", "agent.py"))
         results = os.path.join(root, "results.json")
         for _ in range(rounds):
-            before = _cpu()
+            before = cpu_seconds()
             subprocess.run([sys.executable, "-I", "-m", "lab.commands", "grade", "--format", "gradescope",
                             "--submission-dir", os.path.join(root, "submission"), "--results", results],
                            cwd=ROOT, capture_output=True, check=True)
-            spent.append(_cpu() - before)
+            spent.append(cpu_seconds() - before)
         with open(results, encoding="utf-8") as f:
             score = json.load(f).get("score")
     print(f"Gradescope's path, one reference submission: {statistics.median(spent):.2f} CPU-s of the machine (median "
           f"of {rounds}; score {score}; load {os.getloadavg()[0]:.1f}); target: at most {GRADESCOPE_TARGET:.0f} CPU-s")
-
-
-def _cpu() -> float:
-    """CPU seconds the whole machine has spent so far, not idle (/proc/stat): the grading command's own processes'
-    times miss the agents' processes, which outlive their parent and are reaped by init. Anything else running counts
-    too, so each figure is printed with the machine's load."""
-    with open("/proc/stat") as f:
-        user, nice, system, _idle, _iowait, irq, softirq, steal = (int(n) for n in f.readline().split()[1:9])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def one_level(folder: str, jobs: int) -> dict:

