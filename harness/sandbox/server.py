@@ -50,7 +50,7 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, rehearse, warm_pytest  # noqa: E402
+from runner import RECORDER, rehearse, warm_module_lookup, warm_pytest  # noqa: E402
 from tests_side import learn_written_pages, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
 
@@ -86,6 +86,7 @@ class Server:
         try:
             self.control = socket.socket(fileno=int(sys.argv[1]))
             self.import_what_runs_use(session)
+            warm_module_lookup()
             gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
             learn_written_pages(session, os.path.join(self.machine.base_dir, "learn"))
             self.spares.append(self.fork_spare(session))

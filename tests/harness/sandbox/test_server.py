@@ -137,3 +137,16 @@ def test_the_server_keeps_a_second_spare_only_while_runs_overlap():
     assert [r["passed"] for r in results] == [1] * 4, results
     assert spares_of(server) == 2
     assert caller._SERVER.proc.pid == server  # the same server all along
+
+
+def test_each_test_process_starts_with_the_module_table_a_failure_report_reads():
+    # Cold, inspect.getmodule walked every loaded module's path (about 3,000 stat calls, 15 ms) in each test process
+    # that reported a failure; the server fills the table once, and its forks start with it.
+    tests = ("import inspect, sys\n\n"
+             "def test_the_table_is_full():\n"
+             "    assert len(inspect._filesbymodname) > len(sys.modules) // 2\n\n"
+             "def test_a_failure_still_shows_its_line():\n"
+             "    assert add(1, 2) == 4\n")
+    result = harness.run(ADD, tests)
+    assert result["failed"] == ["test_a_failure_still_shows_its_line"], result["output"]
+    assert "assert add(1, 2) == 4" in result["output"] and "assert 3 == 4" in result["output"], result["output"]
