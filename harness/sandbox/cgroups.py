@@ -77,6 +77,11 @@ def kill(paths, patience: float = 2.0) -> None:
             time.sleep(0.001)
 
 
+def counted(paths) -> bool:
+    """True if the tasks of the cgroups can be counted (the pids controller is among them): see `empty`."""
+    return any(os.path.exists(os.path.join(path, "pids.current")) for path in paths)
+
+
 def empty(paths) -> bool:
     """True if no task of the cgroups is left, not even one still exiting or a zombie (False if that cannot be
     known). A task leaves cgroup.procs while it exits, before it is a zombie, so the pids controller's count is

@@ -84,7 +84,7 @@ class Run:
         Never raises."""
         pid = self.pid
         steps = (lambda: setattr(self, "ended", _end_tree(pid)), lambda: cgroups.kill(self.cgroups), reap,
-                 self._kill_users, reap)
+                 lambda: self._wait_until_empty(reap), self._kill_users, reap)
         for step in steps:
             try:
                 step()
@@ -94,6 +94,20 @@ class Run:
                 pass
         if not self.ended and not self.outlived:
             self.outlived = "the run's first process was not seen to end within 10 s of killing"
+
+    def _wait_until_empty(self, reap, patience: float = 5.0):
+        """Return once the run's cgroups count no task, reaping what reaches the server meanwhile. A killed process
+        leaves cgroup.procs while it is still exiting, and one whose parent was itself exiting reaches the server only
+        after a reap has found nothing: on a busy machine a solution's daemon was still there when run() returned.
+        Only where the count can be read (the pids controller) and the run's first process joined its cgroups."""
+        if not (self.cgroups and self.joined and cgroups.counted(self.cgroups)):
+            return
+        deadline = time.monotonic() + patience
+        while not cgroups.empty(self.cgroups):
+            if time.monotonic() >= deadline:
+                raise slots.Outlived(f"a process of the run was still alive {patience:g} s after it was killed")
+            reap()
+            time.sleep(0.001)
 
     def _kill_users(self):
         """Without namespaces: kill what the run's users still run, and remove what they left in the machine's
