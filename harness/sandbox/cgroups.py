@@ -77,17 +77,21 @@ def kill(paths, patience: float = 2.0) -> None:
             time.sleep(0.001)
 
 
+def _counters(paths) -> list[str]:
+    """The pids controller's task counts among the cgroups' files."""
+    return [counter for counter in (os.path.join(path, "pids.current") for path in paths) if os.path.exists(counter)]
+
+
 def counted(paths) -> bool:
     """True if the tasks of the cgroups can be counted (the pids controller is among them): see `empty`."""
-    return any(os.path.exists(os.path.join(path, "pids.current")) for path in paths)
+    return bool(_counters(paths))
 
 
 def empty(paths) -> bool:
     """True if no task of the cgroups is left, not even one still exiting or a zombie (False if that cannot be
     known). A task leaves cgroup.procs while it exits, before it is a zombie, so the pids controller's count is
     asked, which drops only once the task is reaped: without it nothing can be known here."""
-    counters = [counter for counter in (os.path.join(path, "pids.current") for path in paths)
-                if os.path.exists(counter)]
+    counters = _counters(paths)
     try:
         return bool(counters) and all(_read_strict(counter).strip() == "0" for counter in counters)
     except OSError:

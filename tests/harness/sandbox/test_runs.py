@@ -13,13 +13,18 @@ from tests.paths import ROOT
 
 @pytest.fixture
 def sandbox_modules(monkeypatch):
-    """runs.py and cgroups.py as the sandbox server loads them: by name, from beside each other."""
+    """runs.py and cgroups.py as the sandbox server loads them: by name, from beside each other (and gone after)."""
+    loaded = set(sys.modules)
     monkeypatch.syspath_prepend(str(ROOT / "harness" / "sandbox"))
     import cgroups
     import runs
     import slots
 
-    return runs, cgroups, slots
+    yield runs, cgroups, slots
+    beside = str(ROOT / "harness" / "sandbox")
+    for name in set(sys.modules) - loaded:
+        if (getattr(sys.modules[name], "__file__", None) or "").startswith(beside):
+            del sys.modules[name]
 
 
 @pytest.fixture
