@@ -14,10 +14,13 @@
  *
  * The lab turns JupyterLab's autosave off, or it would write every run's outputs into the notebooks. Files that are
  * not notebooks are saved here instead, once they have had unsaved edits for a round (never over a file that
- * changed on disk), so no typing is lost if the tab or the browser closes. And run means save and run: the check,
- * try and progress cells read lab/agent.py from disk, so running one saves every agent.py with unsaved edits and
- * sends the tab's text with the cell (SCREEN_KEY); the cell waits for the save to land, or says in its own output
- * which text it used (lab/jupyter/on_screen.py).
+ * changed on disk), so no typing is lost if the tab or the browser closes. JupyterLab marks a document saved when
+ * its save returns, even if the student typed while the save was on its way: such a document is marked unsaved
+ * again here, so that typing is saved a round later, and never graded or closed as if it were on disk.
+ *
+ * And run means save and run: the check, try and progress cells read lab/agent.py from disk, so running one saves
+ * every agent.py with unsaved edits and sends the tab's text with the cell (SCREEN_KEY); the cell waits for the
+ * save to land, or says in its own output which text it used (lab/jupyter/on_screen.py).
  */
 
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
@@ -44,10 +47,11 @@ interface Warnings {
 }
 
 const shown = new WeakMap<Context, Warnings>();
-const saving = new WeakSet<Context>(); // documents with a save in flight (the lab's, or the student's Ctrl+S)
+const saving = new WeakMap<Context, string>(); // documents with a save in flight (the lab's, or Ctrl+S): its text
 const watched = new WeakSet<Context>();
 
-/** Follow a document's saves: while one is in flight, the file on disk is ahead of the tab by design. */
+/** Follow a document's saves: while one is in flight, the file on disk is ahead of the tab by design; and typing
+ * that came while it was on its way is still unsaved when it returns. */
 function watchSaves(context: Context): void {
   if (watched.has(context)) {
     return;
@@ -55,9 +59,16 @@ function watchSaves(context: Context): void {
   watched.add(context);
   context.saveState.connect((_, state) => {
     if (state === 'started') {
-      saving.add(context);
-    } else {
-      saving.delete(context);
+      saving.set(context, context.model.toString()); // JupyterLab takes the text it sends right after this signal
+      return;
+    }
+    const sent = saving.get(context);
+    saving.delete(context);
+    if (state !== 'completed' || sent === undefined) {
+      return;
+    }
+    if (context.model.toString() !== sent) {
+      context.model.dirty = true; // JupyterLab has just marked it saved, typing in flight included
     }
   });
 }
