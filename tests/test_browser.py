@@ -422,6 +422,61 @@ def test_typing_that_comes_while_a_save_is_on_its_way_is_saved_a_round_later(ser
     page.wait_for_function("tab => !tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
 
 
+def test_a_check_run_while_a_save_is_on_its_way_saves_after_it(server, page):
+    """A check cell saves agent.py's tab (run means save). Run while the extension's save is still on its way, its
+    save waits for that one to return: two at once made JupyterLab ask the student, in a dialog, whether to overwrite
+    a file changed on disk, the change being the lab's own first save."""
+    port, token, _ = server
+    folder = ARTIFACTS / "browser-two-saves"
+    shutil.rmtree(folder, ignore_errors=True)
+    agent = stubs_file(folder)
+    checks = agent.with_name("my_checks.ipynb")  # beside agent.py, so the file browser shows it
+    checks.write_text(json.dumps({
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "check-1", "metadata": {}, "outputs": [],
+                   "source": ["from lab.jupyter import check_step\n", "\n", f"check_step(1, {str(agent)!r})"]}],
+        "metadata": json.loads(NOTEBOOK.read_text())["metadata"], "nbformat": 4, "nbformat_minor": 5,
+    }))
+    agent_tab, editor = open_in_editor(page, port, token, agent, showing="def extract_code(reply)")
+    page.locator(".jp-DirListing-item").filter(has_text="my_checks.ipynb").dblclick()
+    checks_tab = tab(page, "my_checks.ipynb")
+    checks_tab.wait_for()
+    page.get_by_text(f"{launch.KERNEL_DISPLAY_NAME} | Idle").wait_for()
+    puts, held = [], []
+
+    def hold_the_first_save(route):
+        if route.request.method == "PUT":
+            puts.append(route.request.post_data or "")
+            if not held:
+                held.append(route)  # let through below, after the check cell has run
+                return
+        route.continue_()
+
+    page.route(f"**/api/contents/{agent.relative_to(ROOT).as_posix()}*", hold_the_first_save)
+    agent_tab.click()
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("# saved by the extension\n")
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert held, "the typing was not saved a round or two later"
+    page.keyboard.insert_text("# typed while that save was on its way\n")
+    checks_tab.click()
+    notebook = page.locator(f"[id='{checks_tab.get_attribute('data-id')}']")
+    notebook.locator(".jp-CodeCell .cm-content").first.click()
+    page.keyboard.press("Control+Enter")
+    page.wait_for_timeout(1500)  # time for a second save to start, had the run not waited for the first
+    assert len(puts) == 1, "a second save of agent.py started while the first was on its way"
+    held[0].continue_()
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while "# typed while that save was on its way" not in agent.read_text() and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert "# saved by the extension\n# typed while that save was on its way\n" in agent.read_text()
+    notebook.locator(".jp-OutputArea-output .spec2code-check").wait_for(state="visible")
+    assert page.locator(".jp-Dialog").count() == 0, page.locator(".jp-Dialog").first.inner_text()
+    page.wait_for_function("tab => !tab.classList.contains('jp-mod-dirty')", arg=agent_tab.element_handle())
+
+
 def test_a_reset_half_a_second_after_a_save_is_followed(server, page):
     """A save's reply gives no hash, and by modification time a change within half a second counts as the same file.
     JupyterLab asks for the hash after each save: so a reset right after a save shows, and is not saved over."""

@@ -73,6 +73,52 @@ function watchSaves(context: Context): void {
   });
 }
 
+/** Resolves once no save of the document is on its way (at once if none is). */
+function saveReturned(context: Context): Promise<void> {
+  if (!saving.has(context)) {
+    return Promise.resolve();
+  }
+  return new Promise(resolve => {
+    const returned = (_: Context, state: DocumentRegistry.SaveState): void => {
+      if (state !== 'started') {
+        context.saveState.disconnect(returned);
+        resolve();
+      }
+    };
+    context.saveState.connect(returned);
+  });
+}
+
+const turns = new WeakMap<Context, Promise<void>>();
+
+/** Save a document with unsaved edits, unless its file changed on disk (then the warning says what to do), once any
+ * save on its way (the lab's, or the student's Ctrl+S) has returned. Two at once make JupyterLab's second save find
+ * the file changed by the first, and ask the student whether to overwrite it; or, should the first land last, leave
+ * the older text on disk. */
+function saveInTurn(app: JupyterFrontEnd, context: Context): Promise<void> {
+  const turn = (turns.get(context) ?? Promise.resolve()).then(async () => {
+    for (;;) {
+      while (saving.has(context)) {
+        await saveReturned(context);
+      }
+      const version = await newerOnDisk(app, context);
+      if (saving.has(context)) {
+        continue; // the student saved meanwhile: look again once that save has returned
+      }
+      if (version) {
+        warnChangedOnDisk(app, context, version);
+        return;
+      }
+      break;
+    }
+    if (!context.isDisposed && context.model.dirty) {
+      await context.save();
+    }
+  });
+  turns.set(context, turn.catch(() => undefined));
+  return turn;
+}
+
 function warningsOf(context: Context): Warnings {
   let warnings = shown.get(context);
   if (!warnings) {
@@ -218,7 +264,7 @@ async function followTheDisk(app: JupyterFrontEnd): Promise<void> {
         if (version) {
           warnChangedOnDisk(app, context, version);
         } else if (!isNotebook(context) && warnings.dirtyRounds > 1) {
-          await context.save(); // a round after the typing began: JupyterLab's autosave, for files only
+          await saveInTurn(app, context); // a round after the typing began: JupyterLab's autosave, for files only
         }
         continue;
       }
@@ -237,15 +283,10 @@ function isNotebook(context: Context): boolean {
   return context.path.endsWith('.ipynb');
 }
 
-/** Save a document unless its file changed on disk (then the warning says what to do); never raises. */
+/** saveInTurn, for a cell's run: never raises. */
 async function saveUnlessChangedOnDisk(app: JupyterFrontEnd, context: Context): Promise<void> {
   try {
-    const version = await newerOnDisk(app, context);
-    if (version) {
-      warnChangedOnDisk(app, context, version);
-    } else if (context.model.dirty) {
-      await context.save();
-    }
+    await saveInTurn(app, context);
   } catch {
     // The server is away: the cell says it used the file as last saved.
   }
