@@ -2,14 +2,19 @@
 
 import ast
 import asyncio
+import atexit
 import builtins
 import os
 import re
+import shutil
+import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 
 import harness
@@ -26,6 +31,19 @@ STEP_NOTEBOOKS = [f"{s.number:02d}_{s.function}" for s in STEPS]
 EXPECTED = ["00_start"] + STEP_NOTEBOOKS + ["06_beyond"]
 CELL_TIMEOUT = 120  # seconds one cell may take before the run counts as hung
 PARALLEL = 3  # notebooks executed at once (each in its own kernel)
+_SOCKETS: list[str] = []  # the folder of the kernels' sockets, made on first use
+
+
+def notebook_client(nb, kernel_name, **options) -> NotebookClient:
+    """A NotebookClient whose kernel talks over Unix sockets of its own. Over TCP, the ports picked for kernels
+    started at once (here, and by another suite on this machine) can be taken before the kernel binds them: it then
+    dies at start ("Address already in use")."""
+    if not _SOCKETS:
+        _SOCKETS.append(tempfile.mkdtemp(prefix="spec2code-kernels-"))  # short: a socket's path has 107 bytes at most
+        atexit.register(shutil.rmtree, _SOCKETS[0], True)
+    manager = AsyncKernelManager(kernel_name=kernel_name, transport="ipc",
+                                 ip=os.path.join(_SOCKETS[0], uuid.uuid4().hex[:12]))
+    return NotebookClient(nb, km=manager, **options)
 
 
 def load(name):
@@ -208,8 +226,8 @@ def test_every_code_cell_runs_alone_in_a_fresh_kernel(lab_kernel, tmp_path):
     async def alone(name, i, cell):
         nb = nbformat.v4.new_notebook(metadata=load(name).metadata)
         nb.cells = [nbformat.v4.new_code_cell(cell.source)]
-        client = NotebookClient(nb, kernel_name=lab_kernel, timeout=CELL_TIMEOUT, allow_errors=True,
-                                resources={"metadata": {"path": str(NOTEBOOKS)}})
+        client = notebook_client(nb, lab_kernel, timeout=CELL_TIMEOUT, allow_errors=True,
+                                 resources={"metadata": {"path": str(NOTEBOOKS)}})
         async with at_once:
             await client.async_execute(env=env)
         return [f"{name}, code cell {i}: {error}" for error in errors(nb)]
@@ -245,8 +263,8 @@ def execute_all(kernel_name, agent=None, names=EXPECTED):
         nb = load(name)
         for cell in code_cells(nb):  # a worked copy's outputs play no part: the run makes its own
             cell.outputs, cell.execution_count = [], None
-        client = NotebookClient(nb, kernel_name=kernel_name, timeout=CELL_TIMEOUT, allow_errors=True,
-                                resources={"metadata": {"path": str(NOTEBOOKS)}})
+        client = notebook_client(nb, kernel_name, timeout=CELL_TIMEOUT, allow_errors=True,
+                                 resources={"metadata": {"path": str(NOTEBOOKS)}})
         async with at_once:
             await client.async_execute(env=env)
         return name, nb
@@ -395,7 +413,7 @@ def test_the_lab_kernel_shows_the_labs_own_errors_as_messages_not_tracebacks(lab
 
     nb = new_notebook(cells=[new_code_cell("import harness\nharness.ask('Write is_leap_year(year)')"),
                              new_code_cell("print('not reached')")])
-    client = NotebookClient(nb, kernel_name=lab_kernel, timeout=CELL_TIMEOUT)
+    client = notebook_client(nb, lab_kernel, timeout=CELL_TIMEOUT)
     env = dict(os.environ, SPEC2CODE_MODLE="live")  # a typo the lab refuses, with a suggestion
     with pytest.raises(Exception):  # the cell still fails, so "Run All" stops there
         client.execute(env=env)
