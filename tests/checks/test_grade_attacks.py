@@ -49,6 +49,16 @@ AT_MOST = {
 }
 LINKED = "mallory"  # hands in a link to alice's agent.py: not followed out of mallory's folder
 REFERENCES = ("alice", "bob", "carol", "dan")
+DAEMON_MARK = "/tmp/spec2code-attack-daemon"  # the file daemon.py writes in the machine's /tmp, where it can
+CLASS_MARK = f"{DAEMON_MARK}-{uuid.uuid4().hex[:12]}"  # the one the class's daemon writes, if it ever can
+
+
+def own_mark(agent: Path, mark: str) -> None:
+    """Give a copy of daemon.py a file of its own to write in /tmp: another suite on this machine may grade the same
+    attacker at the user level now, where its daemon writes in the machine's /tmp until its grader ends it."""
+    source = agent.read_text(encoding="utf-8")
+    assert DAEMON_MARK in source
+    agent.write_text(source.replace(DAEMON_MARK, mark), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +70,7 @@ def class_folder():
         shutil.copy(REFERENCE_AGENT, folder / name / "agent.py")
     for name in AT_MOST:
         self_contained(AGENTS / "attacking" / f"{name}.py", folder / name).rename(folder / name / "agent.py")
+    own_mark(folder / "daemon" / "agent.py", CLASS_MARK)
     (folder / LINKED).mkdir()
     (folder / LINKED / "agent.py").symlink_to(Path("..") / REFERENCES[0] / "agent.py")
     yield folder
@@ -109,6 +120,18 @@ def left_running(patience: float = 10, within: Path | None = None) -> dict:
         time.sleep(0.5)
 
 
+def seen_as(pid: int) -> str:
+    """A process as /proc shows it now: its state, parent, user and command (what a test that found it left says)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if line.startswith(("State:", "PPid:", "Uid:")))
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            command = f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError as exc:
+        return f"gone ({exc.strerror})"
+    return " ".join(f"{key} {value.split()[0]}" for key, value in fields.items()) + f" {command[:300]}"
+
+
 def without_measured_seconds(csv_file: Path) -> str:
     """A CSV's text without the seconds of runs a timed-out call was counted (checks/runner/outcomes.counted_words):
     a measure of the machine's load, said only from half a second on."""
@@ -128,7 +151,7 @@ def test_no_submission_changes_another_grade_or_its_own_beyond_its_work(class_fo
     assert len(one_at_a_time) == len(REFERENCES) + len(AT_MOST) + 1  # no row dropped
     # The same rows, word for word, but for how long a stopped call's runs took: a measure of the machine's load.
     assert without_measured_seconds(tmp_path / "jobs1.csv") == without_measured_seconds(tmp_path / "jobs2.csv")
-    assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists("/tmp/spec2code-attack-daemon")
+    assert "FORGED" not in (tmp_path / "jobs1.csv").read_text() and not os.path.exists(CLASS_MARK)
 
 
 @pytest.mark.skipif(identities.need_root() is not None or identities.python() is None,
@@ -140,6 +163,7 @@ def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_
     Docker's default walls (a user of its own per child, no namespaces to take a daemon down with its child)."""
     agent = self_contained(AGENTS / "attacking" / "daemon.py", tmp_path)
     agent = agent.rename(tmp_path / f"daemon_{uuid.uuid4().hex}.py")  # a name its child and daemon run under
+    own_mark(agent, f"{DAEMON_MARK}-{uuid.uuid4().hex[:12]}")  # never the file a class graded beside must not have
     theirs = agent.name.encode()
 
     def running() -> list[int]:
@@ -159,16 +183,18 @@ def test_a_grader_stopped_by_sigterm_ends_the_daemon_it_was_grading_at_once(tmp_
         stopped = time.monotonic()
         grader.wait(timeout=30)
         took = time.monotonic() - stopped
-        left = running()
+        left = {pid: seen_as(pid) for pid in running()}  # what a failure must say: how far each one had got
     finally:
         if grader.poll() is None:
             os.killpg(grader.pid, signal.SIGKILL)
             grader.wait()
         for pid in running():  # what a failed test leaves must not run on for a minute
             os.kill(pid, signal.SIGKILL)
-    assert left == [], "the attacker's daemon outlived its grader"
+    said = grader.stderr.read()
+    assert left == {}, (f"the attacker's daemon outlived its grader (status {grader.returncode} after {took:.1f} s): "
+                        f"{left}; the grader said: {said[-2000:]}")
     assert took < 10, f"the grader took {took:.1f} s to stop"  # run_autograder's timeout --kill-after=10
-    assert grader.returncode == 130 and says in grader.stderr.read()
+    assert grader.returncode == 130 and says in said, (grader.returncode, said[-2000:])
     assert not (tmp_path / "grades.csv").exists()
 
 
