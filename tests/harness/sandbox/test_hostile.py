@@ -279,8 +279,9 @@ def fs_diff(before: dict, after: dict) -> list[tuple[str, str, int]]:
 # its children's copies were once taken for an attack's files, and removed while in use.) A solution that made one of
 # these names would have it removed with its user's files when its run ends. The grading attacks
 # (tests/agents/attacking/daemon.py, fills_the_disk.py) write "spec2code-attack-" files there as a user of the same
-# range when another suite grades them beside this one at the user level: no case of this corpus uses that name.
-LAB_FOLDERS = ("spec2code-agent-", "spec2code-sandbox-", "spec2code-attack-")
+# range when another suite grades them beside this one at the user level, and the slots' own tests (test_slots*.py)
+# write "spec2code-test-" files there as such a user: no case of this corpus uses those names.
+LAB_FOLDERS = ("spec2code-agent-", "spec2code-sandbox-", "spec2code-attack-", "spec2code-test-")
 SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
 
 
@@ -766,7 +767,8 @@ REQUIRED_CATEGORIES = {
 
 def test_what_other_runs_of_the_lab_make_in_the_shared_folders_is_no_attacks_doing():
     for path in ("/tmp/spec2code-agent-4zhwsj89", "/tmp/spec2code-agent-4zhwsj89/runner",
-                 "/dev/shm/spec2code-sandbox-x", "/tmp/spec2code-attack-daemon", "/dev/shm/spec2code-attack-fill-812-3"):
+                 "/dev/shm/spec2code-sandbox-x", "/tmp/spec2code-attack-daemon", "/dev/shm/spec2code-attack-fill-812-3",
+                 "/tmp/spec2code-test-slot-note-7185"):
         assert not attributable(("created", path, RUN_UIDS[0]), [])
     for path in ("/tmp/hostile_marker_x/spec2code-agent-1", "/root/spec2code-agent-1", "/tmp/x/spec2code-agent-1"):
         assert attributable(("created", path, RUN_UIDS[0]), [])

@@ -61,7 +61,7 @@ def test_scrubbing_deletes_what_the_slots_users_left_in_every_folder_anyone_may_
     assert "/tmp" in shared
     slot = slots.acquire(folder)
     uid = slot.solution
-    notes = [os.path.join(path, f"slot-note-{os.getpid()}") for path in shared]
+    notes = [os.path.join(path, f"spec2code-test-slot-note-{os.getpid()}") for path in shared]
     for note in notes:
         as_user = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
         subprocess.run([*as_user, "sh", "-c", f"echo x > {note}"], check=True)

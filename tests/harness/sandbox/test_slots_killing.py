@@ -94,7 +94,7 @@ def test_scrubbing_a_tight_fork_loop_returns_only_once_every_process_of_it_is_go
 
 def test_a_process_that_outlives_the_patience_is_said_and_its_files_are_still_removed(slot):
     uid = slot.solution
-    note = f"/tmp/slot-outlived-{os.getpid()}"
+    note = f"/tmp/spec2code-test-slot-outlived-{os.getpid()}"
     subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "touch", note], check=True)
     sleeper = as_user(uid, "import os, time\nos.write(1, b'ready\\n')\ntime.sleep(60)\n")
     with pytest.raises(slots.Outlived, match=f"a process of user {uid} was still alive after 0 s of killing"):
