@@ -270,6 +270,25 @@ RECORD_TOASTS = """() => {
 TOASTS_SHOWN = "() => window.toastsShown.map(toast => toast.textContent)"
 
 
+def check_notebook(agent):
+    """my_checks.ipynb beside agent.py (so the file browser shows it): one cell, step 1's check of that agent.py."""
+    checks = agent.with_name("my_checks.ipynb")
+    checks.write_text(json.dumps({
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "check-1", "metadata": {}, "outputs": [],
+                   "source": ["from lab.jupyter import check_step\n", "\n", f"check_step(1, {str(agent)!r})"]}],
+        "metadata": json.loads(NOTEBOOK.read_text())["metadata"], "nbformat": 4, "nbformat_minor": 5,
+    }))
+    return checks
+
+
+def wait_until_held(page, held):
+    """Wait until a route handler has held a save of the typing (the extension saves a round or two after it)."""
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert held, "the typing was not saved a round or two later"
+
+
 def test_agent_py_is_saved_for_the_student_and_a_check_says_which_text_it_graded(server, page):
     """Run means save: a check grades what the tab shows. Where the file changed on disk too, nothing is saved over
     it: the student is told once per change, and the check says in its own output that it used the disk."""
@@ -277,13 +296,7 @@ def test_agent_py_is_saved_for_the_student_and_a_check_says_which_text_it_graded
     folder = ARTIFACTS / "browser-unsaved"
     shutil.rmtree(folder, ignore_errors=True)
     agent = stubs_file(folder)
-    checks = agent.with_name("my_checks.ipynb")  # beside agent.py, so the file browser shows it
-    notebook_json = json.loads(NOTEBOOK.read_text())
-    checks.write_text(json.dumps({
-        "cells": [{"cell_type": "code", "execution_count": None, "id": "check-1", "metadata": {}, "outputs": [],
-                   "source": ["from lab.jupyter import check_step\n", "\n", f"check_step(1, {str(agent)!r})"]}],
-        "metadata": notebook_json["metadata"], "nbformat": 4, "nbformat_minor": 5,
-    }))
+    checks = check_notebook(agent)
     agent_tab, editor = open_in_editor(page, port, token, agent, showing="def extract_code(reply)")
     path = agent.relative_to(ROOT).as_posix()
     page.evaluate(RECORD_TOASTS)
@@ -409,10 +422,7 @@ def test_typing_that_comes_while_a_save_is_on_its_way_is_saved_a_round_later(ser
     editor.click()
     page.keyboard.press("Control+End")
     page.keyboard.insert_text("# before the save\n")
-    deadline = time.monotonic() + RELOAD_SECONDS
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-    assert held, "the typing was not saved a round or two later"
+    wait_until_held(page, held)
     page.keyboard.insert_text("# while it was on its way\n")
     held[0].continue_()
     deadline = time.monotonic() + RELOAD_SECONDS
@@ -430,12 +440,7 @@ def test_a_check_run_while_a_save_is_on_its_way_saves_after_it(server, page):
     folder = ARTIFACTS / "browser-two-saves"
     shutil.rmtree(folder, ignore_errors=True)
     agent = stubs_file(folder)
-    checks = agent.with_name("my_checks.ipynb")  # beside agent.py, so the file browser shows it
-    checks.write_text(json.dumps({
-        "cells": [{"cell_type": "code", "execution_count": None, "id": "check-1", "metadata": {}, "outputs": [],
-                   "source": ["from lab.jupyter import check_step\n", "\n", f"check_step(1, {str(agent)!r})"]}],
-        "metadata": json.loads(NOTEBOOK.read_text())["metadata"], "nbformat": 4, "nbformat_minor": 5,
-    }))
+    check_notebook(agent)
     agent_tab, editor = open_in_editor(page, port, token, agent, showing="def extract_code(reply)")
     page.locator(".jp-DirListing-item").filter(has_text="my_checks.ipynb").dblclick()
     checks_tab = tab(page, "my_checks.ipynb")
@@ -456,10 +461,7 @@ def test_a_check_run_while_a_save_is_on_its_way_saves_after_it(server, page):
     editor.click()
     page.keyboard.press("Control+End")
     page.keyboard.insert_text("# saved by the extension\n")
-    deadline = time.monotonic() + RELOAD_SECONDS
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-    assert held, "the typing was not saved a round or two later"
+    wait_until_held(page, held)
     page.keyboard.insert_text("# typed while that save was on its way\n")
     checks_tab.click()
     notebook = page.locator(f"[id='{checks_tab.get_attribute('data-id')}']")
