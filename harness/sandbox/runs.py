@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import sys
 import time
 
 import cgroups
@@ -197,3 +198,21 @@ def _children(pid: int) -> list[int]:
 def children() -> list[int]:
     """This process's own children."""
     return _children(os.getpid())
+
+
+def close_all_but(*keep):
+    """In a run's first process, just forked from the server: close every descriptor it inherited but stdio,
+    sys.stdout's and `keep` (the server's control socket above all, so no test code can send the server requests)."""
+    keep = sorted({0, 1, 2, *keep, *(f.fileno() for f in (sys.stdout, sys.stderr) if _has_fd(f))})
+    low = 3
+    for fd in keep + [1 << 16]:
+        if fd >= low:
+            os.closerange(low, fd)
+            low = fd + 1
+
+
+def _has_fd(f):
+    try:
+        return f.fileno() >= 0
+    except (OSError, ValueError, AttributeError):
+        return False
