@@ -83,6 +83,20 @@ def program(network: bool) -> list[tuple]:
     return rules
 
 
+class _Program(ctypes.Structure):  # struct sock_fprog
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+_BUILT: dict = {}  # network -> the filter, packed (see prepare)
+
+
+def prepare(network: bool) -> None:
+    """Build the filter now, so that the processes this one forks only load it: built in each of a run's two
+    processes, it cost about 0.4 ms and 100 page copies there (a ctypes class, a CDLL, the packing)."""
+    if supported() is None and network not in _BUILT:
+        _BUILT[network] = _packed(program(network))
+
+
 def install(network: bool) -> str | None:
     """Load the filter into this process and every process it starts, for good. None, or why it could not be.
 
@@ -90,19 +104,24 @@ def install(network: bool) -> str | None:
     reason = supported()
     if reason:
         return reason
-    return load(program(network))
+    prepare(network)
+    return _load(_BUILT[network])
 
 
 def load(rules: list[tuple]) -> str | None:
     """Load a filter of (code, jt, jf, k) rules into this process and every process it starts. None, or why not."""
+    return _load(_packed(rules))
+
+
+def _packed(rules: list[tuple]) -> tuple:
+    """The rules as the kernel reads them: their buffer (kept alive here), the sock_fprog pointing at it, and prctl."""
     data = b"".join(struct.pack("HBBI", *rule) for rule in rules)
     buffer = ctypes.create_string_buffer(data, len(data))
+    return buffer, _Program(len(rules), ctypes.addressof(buffer)), ctypes.CDLL(None, use_errno=True).prctl
 
-    class Program(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-    prog = Program(len(rules), ctypes.addressof(buffer))
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(prog), 0, 0) != 0:
+def _load(packed: tuple) -> str | None:
+    _buffer, prog, prctl = packed
+    if prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(prog), 0, 0) != 0:
         return f"seccomp refused: {ctypes.get_errno()}"
     return None

@@ -82,6 +82,8 @@ class Ladder:
         self.namespaces = level == levels.NAMESPACES  # runs in namespaces of their own, in a minimal root
         self.own_users = levels.at_least(level, levels.USER)  # runs as users of their own (root gives them)
         self.no_filter = seccomp.supported()  # None, or why no seccomp filter can be had here
+        if not self.no_filter:  # built here once: each walled process forked from this one only loads it
+            seccomp.prepare(network=self.namespaces)
         if self.no_filter and not self.namespaces:
             self.lacks["network"] = "the solution can reach the network"
         self.notes = ([why] if why else []) + list(self.lacks.values())

@@ -17,7 +17,11 @@ import ctypes, errno, fcntl, json, os, socket, sys, threading
 sys.path.insert(0, {sandbox!r})
 import seccomp
 ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)
+if {prepared}:  # as the sandbox server does before it forks a run: the run's processes only load it
+    seccomp.prepare(network={network})
+    built = seccomp._BUILT[{network}]
 assert seccomp.install(network={network}) is None
+assert not {prepared} or seccomp._BUILT[{network}] is built
 libc = ctypes.CDLL(None, use_errno=True)
 def refused(call):
     return call() == -1 and ctypes.get_errno() in (errno.EPERM, errno.ENOSYS, errno.EACCES)
@@ -41,9 +45,10 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.parametrize("prepared", [False, True], ids=["built when installed", "built before"])
 @pytest.mark.parametrize("network", [True, False])
-def test_the_filter_refuses_what_it_says_and_threads_still_start(network):
-    code = CHECK.format(sandbox=str(ROOT / "harness" / "sandbox"), network=network)
+def test_the_filter_refuses_what_it_says_and_threads_still_start(network, prepared):
+    code = CHECK.format(sandbox=str(ROOT / "harness" / "sandbox"), network=network, prepared=prepared)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     facts = json.loads(done.stdout)
     assert facts == {"keyctl": True, "unshare": True, "flock": True, "socket": not network, "threads": True}
