@@ -31,6 +31,7 @@ test-fast: $(DEV_STAMP)  # everything but the tests marked slow: the inner loop,
 bench: $(STAMP)
 	$(BIN)/python bench/run_speed.py --check
 	$(BIN)/python bench/humaneval_speed.py
+	$(BIN)/python bench/matrix_and_gap.py
 	$(BIN)/python bench/session_memory.py
 	$(BIN)/python bench/class_grading.py
 

@@ -98,3 +98,23 @@ def contained_corpus() -> Path:
     for path in AGENTS.glob("*/*.py"):
         self_contained(path, folder / path.parent.name)
     return folder
+
+
+def leap_year_grid() -> tuple[dict, dict]:
+    """The 8 x 12 of the README's matrix: eight leap-year solutions (the reference, its planted bugs, the gamed fix,
+    one that always says False) and twelve tests (the model's 5 and the first 7 held-out ones, each a source of its
+    own)."""
+    import ast
+
+    from harness.tasks import LEAP_YEAR
+
+    solutions = {"reference": LEAP_YEAR.reference, **LEAP_YEAR.buggy, "gamed": LEAP_YEAR.script.gamed_fix,
+                 "always False": "def is_leap_year(year):\n    return False\n"}
+    tests = {}
+    for source in (LEAP_YEAR.script.tests, LEAP_YEAR.holdout_tests):
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef) and len(tests) < 12:
+                decorators = "".join(f"@{ast.get_source_segment(source, d)}\n" for d in node.decorator_list)
+                tests[f"{len(tests)}:{node.name}"] = "import pytest\n\n\n" + decorators + ast.get_source_segment(
+                    source, node)
+    return solutions, tests

@@ -5,7 +5,7 @@ import pytest
 import harness
 from harness.score import no_assertion
 from harness.tasks import LEAP_YEAR, TASKS
-from tests.helpers import first_fast
+from tests.helpers import first_fast, leap_year_grid
 
 # The bug score of the offline model's own tests, per task (caught, planted).
 MODEL_SCORES = {"leap_year": (5, 5), "median": (5, 8), "to_roman": (6, 8), "parse_duration": (8, 13),
@@ -127,25 +127,9 @@ def test_matrix_with_a_list_of_tests_runs_each_pair():
     assert grid["seconds"] > 0
 
 
-def twelve_leap_year_tests() -> dict:
-    """The model's 5 tests and the first 7 held-out ones, each as a test source of its own."""
-    import ast
-
-    found = {}
-    for source in (LEAP_YEAR.script.tests, LEAP_YEAR.holdout_tests):
-        for node in ast.parse(source).body:
-            if isinstance(node, ast.FunctionDef) and len(found) < 12:
-                decorators = "".join(f"@{ast.get_source_segment(source, d)}\n" for d in node.decorator_list)
-                found[f"{len(found)}:{node.name}"] = "import pytest\n\n\n" + decorators + ast.get_source_segment(
-                    source, node)
-    return found
-
-
 @pytest.mark.slow
 def test_eight_solutions_by_twelve_tests_stay_fast(capsys):
-    solutions = {"reference": LEAP_YEAR.reference, **LEAP_YEAR.buggy, "gamed": LEAP_YEAR.script.gamed_fix,
-                 "always False": "def is_leap_year(year):\n    return False\n"}
-    tests = twelve_leap_year_tests()
+    solutions, tests = leap_year_grid()
     assert (len(solutions), len(tests)) == (8, 12)
     grid = harness.matrix(solutions, tests)
     assert grid["passed"][0] == [True] * 12 and not all(grid["passed"][-1])
