@@ -226,17 +226,19 @@ def test_a_server_that_never_answers_is_reported_with_the_real_wait(server):
 
 
 @pytest.mark.slow
-@pytest.mark.alone  # a margin of one second over the wait
+@pytest.mark.alone  # it times the wait
 def test_the_whole_wait_is_the_setting_retries_included(server, monkeypatch):
-    monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "1.5")
+    monkeypatch.setenv("SPEC2CODE_LIVE_WAIT", "2")
     release = hang(server)
     start = time.monotonic()
     try:
-        with pytest.raises(ModelError, match=r"no answer in 1.5 s"):
+        with pytest.raises(ModelError, match=r"no answer in \d+\.\d s \(SPEC2CODE_LIVE_WAIT=2 s"):
             ask("Write is_leap_year.")
     finally:
         release.set()
-    assert time.monotonic() - start < 2.5  # not two tries of the whole wait
+    # Not two tries of the whole wait, which take 4 s at least. (One wait and a second to spare was too little on a
+    # loaded machine: the client's first start took 2.7 s in all.)
+    assert time.monotonic() - start < 4
     assert len(server.requests) <= 1
 
 
