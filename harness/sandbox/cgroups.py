@@ -54,13 +54,8 @@ def join(paths) -> None:
     takes a lock that waits for an RCU grace period, and a third of the spare test processes waited 10 ms there."""
     alone = len(os.listdir("/proc/self/task")) == 1
     for path in paths:
-        try:
-            if alone:
-                _write(os.path.join(path, "tasks"), "0")
-                continue
-        except FileNotFoundError:  # cgroup v2: no tasks file
-            pass
-        _write(os.path.join(path, "cgroup.procs"), "0")
+        tasks = os.path.join(path, "tasks")  # cgroup v1 only
+        _write(tasks if alone and os.path.exists(tasks) else os.path.join(path, "cgroup.procs"), "0")
 
 
 def kill(paths, patience: float = 2.0) -> None:

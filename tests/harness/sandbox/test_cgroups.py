@@ -35,7 +35,6 @@ def test_a_runs_cgroup_limits_its_processes_and_is_removed_with_them():
     assert not any(os.path.exists(p) for p in paths)
 
 
-
 JOIN = """
 import json, os, sys, threading
 sys.path.insert(0, {sandbox!r})
