@@ -99,6 +99,11 @@ def shared_text(line: re.Match) -> str:
     return body
 
 
+# Each test process tags its attacks' processes with tags of its own: the same case run by a second suite on the
+# machine at the same moment left its processes to be found by this one's scan ("still alive when run returned").
+SESSION = os.urandom(8).hex()
+
+
 def load_case(path: Path) -> dict:
     """Read a program's EXPECT header without running it, and inline the shared helpers it uses."""
     text = SHARED_LINE.sub(shared_text, path.read_text())
@@ -115,7 +120,7 @@ def load_case(path: Path) -> dict:
     # whichever tests it runs against: one short run shows what it does.
     case["timeout"] = ENDLESS_TIMEOUT if case["endless"] else TIMEOUT
     case["suites"] = ["holdout"] if case["endless"] else list(SUITES)
-    case["tag"] = "hm" + hashlib.sha1(path.stem.encode()).hexdigest()[:8]
+    case["tag"] = "hm" + hashlib.sha1(f"{SESSION}:{path.stem}".encode()).hexdigest()[:8]
     return case
 
 
