@@ -93,8 +93,8 @@ _BUILT: dict = {}  # network -> the filter, packed (see prepare)
 def prepare(network: bool) -> None:
     """Build the filter now, so that the processes this one forks only load it: built in each of a run's two
     processes, it cost about 0.4 ms and 100 page copies there (a ctypes class, a CDLL, the packing)."""
-    if supported() is None and network not in _BUILT:
-        _BUILT[network] = _packed(program(network))
+    if supported() is None:
+        _built(network)
 
 
 def install(network: bool) -> str | None:
@@ -104,8 +104,13 @@ def install(network: bool) -> str | None:
     reason = supported()
     if reason:
         return reason
-    prepare(network)
-    return _load(_BUILT[network])
+    return _load(_built(network))
+
+
+def _built(network: bool) -> tuple:
+    if network not in _BUILT:
+        _BUILT[network] = _packed(program(network))
+    return _BUILT[network]
 
 
 def load(rules: list[tuple]) -> str | None:
