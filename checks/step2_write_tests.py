@@ -95,9 +95,10 @@ def offline_tests_catch_the_known_bugs(agent):
         reference["error"] is None and not reference["failed"] and reference["passed"] > 0,
         "not checked: the tests must first pass on a correct solution (see the check above)",
     )
-    # The bugs the offline model's own tests catch (all of leap year's; on other tasks, not every one).
-    catchable = [name for name, buggy in task.buggy.items() if _fails(run_tests(buggy, task.script.tests))]
-    missed = [name for name in catchable if not _fails(run_tests(task.buggy[name], tests))]
+    # Missed: a bug these tests pass that the offline model's own tests catch (all of leap year's; on other tasks,
+    # not every one). The model's tests run only on the bugs these missed: none, for tests that catch them all.
+    missed = [name for name, buggy in task.buggy.items()
+              if not _fails(run_tests(buggy, tests)) and _fails(run_tests(buggy, task.script.tests))]
     need(
         not missed,
         f"expected the tests to fail on every known-buggy solution, but they passed: {', '.join(missed)}",
