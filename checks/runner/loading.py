@@ -1,11 +1,35 @@
-"""Why agent.py did not load, in words: what its child reported (a syntax error, an exit, an exception at import)."""
+"""Why agent.py did not load, in words: a file the lab will not read, or what its child reported (a syntax error,
+an exit, an exception at import)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from harness.errors import NotPythonSource
+from harness.files import read_source
+
 from .outcomes import LoadFailed
 
+MAX_AGENT_BYTES = 1 << 20  # an agent file larger than this is refused before anything reads it
 EXIT_HINT = "remove the exit() or sys.exit() call: agent.py must only define functions"
 LAB_BUG = "this is a problem in the lab, not in your code: please report it to your instructor"
+
+
+def read(path: Path) -> str:
+    """The agent file's source, read here before its child starts; LoadFailed if it is missing, too large or not
+    Python source."""
+    if not path.is_file():
+        raise LoadFailed(f"There is no agent file at {path}.", "check the path given to --agent.")
+    size = path.stat().st_size
+    if size > MAX_AGENT_BYTES:
+        raise LoadFailed(f"{path.name} is {size / 2**20:.1f} MB; the lab reads agent files up to "
+                         f"{MAX_AGENT_BYTES >> 20} MB.", "hand in only the agent's code: five functions and their helpers")
+    try:
+        return read_source(path)
+    except NotPythonSource as exc:
+        raise LoadFailed(str(exc), "save agent.py as plain Python source (UTF-8), then hand it in again") from None
+    except OSError as exc:
+        raise LoadFailed(f"{path.name} cannot be read: {exc.strerror or exc}.", "check the file's permissions") from None
 
 
 def failed(name: str, info: dict) -> LoadFailed:

@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 
 from harness import settings
-from harness.errors import LabError, NotPythonSource
-from harness.files import read_source
+from harness.errors import LabError
 
 from . import live, loading, served, wire
 from .lab_model import LabModel
@@ -29,7 +28,6 @@ __all__ = ["Agent", "AgentError", "CannotStart", "Crashed", "LabModel", "LoadFai
            "Unsendable"]
 
 LOAD_LIMIT = 10.0  # seconds agent.py may take to import
-MAX_AGENT_BYTES = 1 << 20  # an agent file larger than this is refused before anything reads it
 MAX_RUN_TIMEOUT = 10.0  # seconds: the most a run asked for by the agent may take
 MAX_RUNS = 30  # runs one call may ask for; after that the agent is told it is looping
 MAX_ASKS = 50  # prompts one call may send to any model (the checks' ScriptedAsk too); likewise
@@ -79,18 +77,7 @@ class Agent:
 
     def _start(self) -> None:
         name = self.path.name
-        if not self.path.is_file():
-            raise LoadFailed(f"There is no agent file at {self.path}.", "check the path given to --agent.")
-        size = self.path.stat().st_size
-        if size > MAX_AGENT_BYTES:
-            raise LoadFailed(f"{name} is {size / 2**20:.1f} MB; the lab reads agent files up to "
-                             f"{MAX_AGENT_BYTES >> 20} MB.", "hand in only the agent's code: five functions and their helpers")
-        try:
-            self.source = read_source(self.path)
-        except NotPythonSource as exc:
-            raise LoadFailed(str(exc), "save agent.py as plain Python source (UTF-8), then hand it in again") from None
-        except OSError as exc:
-            raise LoadFailed(f"{name} cannot be read: {exc.strerror or exc}.", "check the file's permissions") from None
+        self.source = loading.read(self.path)
         live.may_start()
         try:
             link = ChildLink(self.path, self._environment(), show_output=self.show_output,

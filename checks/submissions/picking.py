@@ -18,7 +18,7 @@ from harness import syntax
 from harness.errors import NotPythonSource
 from harness.files import read_source
 
-from ..runner.parent import MAX_AGENT_BYTES
+from ..runner.loading import MAX_AGENT_BYTES
 from ..steps import STEPS
 from .archives import NOT_UNPACKED, ArchiveError, Budget, Scratch, is_zip, unpack
 

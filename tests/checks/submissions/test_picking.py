@@ -124,7 +124,7 @@ def test_the_zips_inside_a_hand_in_share_one_limit(tmp_path, monkeypatch):
 
 def test_a_candidate_too_large_to_grade_is_never_parsed(tmp_path, monkeypatch):
     """`agent_1.py` beside a 24 MB `agent_2.py`: parsing the big one whole once took 2 GB of the grader."""
-    from checks.runner.parent import MAX_AGENT_BYTES
+    from checks.runner.loading import MAX_AGENT_BYTES
     from checks.submissions import picking
 
     make(tmp_path, {"agent_1.py": FIVE, "agent_2.py": FIVE + "# padding\n" * (MAX_AGENT_BYTES // 10 + 1)})
