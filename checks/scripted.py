@@ -42,6 +42,8 @@ class ScriptedAsk:
     model reads (MAX_READ), as a real model's context would.
     """
 
+    reads = MAX_READ  # the longest prompt it answers: the agent's process refuses a longer one before sending it
+
     def __init__(self, replies, *, runs=None):
         self._replies = replies
         self.runs = runs
@@ -49,14 +51,29 @@ class ScriptedAsk:
 
     def __call__(self, prompt, via: str = "given") -> str:
         kept = NotAString(prompt) if not isinstance(prompt, str) else prompt if len(prompt) <= MAX_READ else ""
-        self.calls.append((via, kept))
-        if len(self.calls) > MAX_ASKS:
-            raise RuntimeError(f"ask was called more than {MAX_ASKS} times in one check: is it in a loop?")
+        self._count(via, kept)
         if isinstance(prompt, str) and len(prompt) > MAX_READ:
-            raise RuntimeError(f"the prompt is {len(prompt)} characters long; the model reads at most {MAX_READ}")
+            self._refuse(len(prompt))
         if callable(self._replies):
             return self._replies(prompt)
         return self._replies[min(len(self.calls), len(self._replies)) - 1]
+
+    def too_long(self, length: int, via: str = "given") -> None:
+        """A prompt of `length` characters that the agent's process refused before sending it (a call that sent
+        megabytes could run out of its time on a busy machine): a call like any other, refused the same way."""
+        if isinstance(length, bool) or not isinstance(length, int) or length <= MAX_READ:
+            raise RuntimeError("the agent's process said a prompt was too long, and it was not")
+        self._count(via, "")
+        self._refuse(length)
+
+    def _count(self, via: str, kept) -> None:
+        self.calls.append((via, kept))
+        if len(self.calls) > MAX_ASKS:
+            raise RuntimeError(f"ask was called more than {MAX_ASKS} times in one check: is it in a loop?")
+
+    @staticmethod
+    def _refuse(length: int) -> None:
+        raise RuntimeError(f"the prompt is {length} characters long; the model reads at most {MAX_READ}")
 
     @property
     def given(self) -> list:

@@ -30,12 +30,17 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
     else:
         _silence_output()
     link = _Link(request_fd, reply_fd, wire, agent)
-    current = {"id": None}
+    current = {"id": None, "reads": None}
 
     def model(via, handle=None):
         def ask(prompt, *, sample=0):
-            link.send({"id": current["id"], "ask": wire.encode(prompt, wire.named), "via": via, "handle": handle,
-                       "sample": wire.encode(sample, wire.named)})
+            most = wire.longest(current["reads"], via, handle)
+            if isinstance(most, int) and isinstance(prompt, str) and len(prompt) > most:
+                # Said, not sent: megabytes of prompt could take longer than the call's time on a busy machine.
+                link.send({"id": current["id"], "ask_length": len(prompt), "via": via, "handle": handle})
+            else:
+                link.send({"id": current["id"], "ask": wire.encode(prompt, wire.named), "via": via, "handle": handle,
+                           "sample": wire.encode(sample, wire.named)})
             answer = link.receive()
             if "error" in answer:
                 raise RuntimeError(answer["error"])
@@ -75,7 +80,7 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
 
     while True:
         request = link.receive()
-        current["id"] = request.get("id")
+        current["id"], current["reads"] = request.get("id"), request.get("reads")
         link.watch(current["id"], request.get("limit"))
         try:
             args = wire.decode(request["args"], tagged)

@@ -161,8 +161,10 @@ class Agent:
         answers = getattr(self.model, "answers", None)  # the lab's model keeps out of a step given none
         self._default = None if answers is not None and not answers(function) else self.model
         stand_ins = dict(stand_ins or {})
+        default = self._default if self._default is not None else (models[0] if models else None)
         request = {"id": self._next_id, "call": function, "args": encoded["args"], "kwargs": encoded["kwargs"],
-                   "limit": time_limit, **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
+                   "limit": time_limit, "reads": wire.reads(default, models),
+                   **({"stand_ins": sorted(stand_ins)} if stand_ins else {})}
         deadline = time.monotonic() + time_limit
         served_until = deadline + SERVED_LIMIT  # however much is answered for it, a call ends by then
         allowance, counted = RUN_ALLOWANCE, 0.0  # run time still free; run time counted as the call's own
@@ -184,7 +186,7 @@ class Agent:
                         raise NotStarted(f"{function} still raises NotImplementedError", info)
                     raise Raised(function, info)
                 started = time.monotonic()
-                if "ask" in message:
+                if "ask" in message or "ask_length" in message:
                     self._link.send(self._answer_ask(message, models))
                 elif "run" in message:
                     self._link.send(self._answer_run(message, models, runs))
@@ -229,6 +231,8 @@ class Agent:
         sample = message.get("sample")
         sample = sample if isinstance(sample, int) and not isinstance(sample, bool) and sample >= 0 else 0
         try:
+            if "ask_length" in message:  # longer than the model's `reads`: refused before it was sent, by too_long
+                getattr(model, "too_long", _reads_any_length)(message["ask_length"], via=via)
             if isinstance(model, LabModel):
                 reply = model(prompt, via="given" if via == "given" else "default", sample=sample)
             else:
@@ -285,3 +289,7 @@ def _starts_here() -> bool:
 
 def _frames(raw) -> list[tuple[str, int]]:
     return wire.info({"frames": raw})["frames"]
+
+
+def _reads_any_length(length, via) -> None:
+    raise RuntimeError("this model reads prompts of any length")

@@ -4,13 +4,16 @@ plain data. Both sides import this file; frames and values are the lab's one for
 Messages, one frame each:
     child -> lab   {"ready": [names]}  {"load_failed": INFO}  {"id", "return": VALUE}  {"id", "raised": INFO}
                    {"id", "ask": PROMPT, "via": "given"|"default", "handle", "sample"}  {"id", "run": [SOL, TESTS], "timeout"}
+                   {"id", "ask_length": N, "via", "handle"} (a prompt longer than the model's "reads", not sent)
                    {"id", "stand_in": NAME, "args", "kwargs", "replies"}  {"id", "stuck": [[FUNCTION, LINE], ...]}
-    lab -> child   {"id", "call": NAME, "args", "kwargs", "limit", "stand_ins"?}  {"id", "reply"}  {"id", "result"}
+    lab -> child   {"id", "call": NAME, "args", "kwargs", "limit", "reads", "stand_ins"?}  {"id", "reply"}  {"id", "result"}
                    {"id", "ask": PROMPT} (to a stand_in: ask, then call again)  {"id", "error"}
 VALUE, args, kwargs and result are plain data in the one codec. Where the sandbox refuses what is not plain data,
 this wall names it: the child sends {"$type": NAME} (`named`), an Opaque on the lab's side, so a check can say
 what came back; the lab sends the N-th model it hands the agent as {"$ask": N}, and the child a model it hands a
-stand-in as STAND_IN_ASK. INFO describes an exception.
+stand-in as STAND_IN_ASK. A call's "reads" is {"default": LONGEST, "given": [LONGEST of model N, ...]}: the
+longest prompt each model answers (null: any), so that the child refuses a longer one without sending it, saying
+only its length ("ask_length"). INFO describes an exception.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ MAX_TEXT = 2000  # characters of an exception's message kept
 STAND_IN_ASK = {"$ask": "given"}  # in a stand-in's arguments: the model its caller handed it (it asks in the child)
 
 __all__ = ["FrameReader", "MAX_MESSAGE", "Opaque", "Unsendable", "decode", "describe", "encode", "frame", "info",
-           "named", "opaque", "received", "STAND_IN_ASK"]
+           "longest", "named", "opaque", "reads", "received", "STAND_IN_ASK"]
 
 
 class Opaque:
@@ -43,6 +46,27 @@ class Opaque:
 
     def __hash__(self) -> int:  # it may stand in a set, or as a dict's key
         return hash(self.type_name)
+
+
+def reads(default, models: list) -> dict:
+    """A call's "reads": the longest prompt each model answers (a model's `reads`; None: any length)."""
+
+    def longest_of(model):
+        most = getattr(model, "reads", None)
+        return most if type(most) is int else None
+
+    return {"default": longest_of(default), "given": [longest_of(model) for model in models]}
+
+
+def longest(reads, via: str, handle) -> int | None:
+    """In the child: the longest prompt answered by the model an `ask` goes to, as its call's "reads" say."""
+    if not isinstance(reads, dict):
+        return None
+    most = reads.get("default") if via == "default" else None
+    given = reads.get("given")
+    if via == "given" and isinstance(given, list) and type(handle) is int and 0 <= handle < len(given):
+        most = given[handle]
+    return most if type(most) is int else None
 
 
 def named(value, why: str) -> dict:

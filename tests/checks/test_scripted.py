@@ -93,3 +93,14 @@ def test_a_run_that_went_wrong_is_not_handed_to_the_callers_waiting_for_it(monke
     assert got["first"]["error"].startswith("crash") and got["waiter"]["error"] is None
     assert len(calls) == 2
     assert memo.run("code", "def test_t(): pass")["error"] is None and len(calls) == 2  # the clean run is kept
+
+
+def test_a_prompt_the_agents_process_refused_counts_as_a_call_and_is_refused_the_same_way():
+    model = ScriptedAsk(["ok"])
+    with pytest.raises(RuntimeError, match=f"the prompt is {MAX_READ + 5} characters long; the model reads at most"):
+        model.too_long(MAX_READ + 5, via="default")
+    assert model.calls == [("default", "")]
+    for lie in (MAX_READ, 10, True, "9999999"):  # a length the model would read is not a reason to refuse
+        with pytest.raises(RuntimeError, match="said a prompt was too long, and it was not"):
+            model.too_long(lie)
+    assert len(model.calls) == 1

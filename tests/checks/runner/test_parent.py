@@ -1,13 +1,16 @@
 """checks/runner/parent.py: an agent's process that the system's loader cannot start (exit status 127) is the
-grading machine's fault, said as such, never a submission's "exit() call"."""
+grading machine's fault, said as such, never a submission's "exit() call"; runs past the allowance count as the
+call's own time; a prompt too long for the model is refused before it crosses."""
 
 import pytest
 
 from checks.grading import grade_submission
 from checks.runner import CannotStart, parent
 from checks.runner.outcomes import Crashed
+from checks.scripted import ScriptedAsk
 from checks.submissions import Submission
 from lab.commands import grade
+from harness.model.reading import MAX_READ
 from tests.paths import REFERENCE_AGENT
 
 
@@ -114,3 +117,63 @@ def test_the_few_runs_of_an_honest_call_are_not_counted(tmp_path):
     with parent.Agent(path, runs=runs) as agent:
         assert agent.call("holdout_check", "x = 1\n", time_limit=1.0) == []
     assert len(served) == 4
+
+
+LONG_PROMPTS = '''\
+import harness
+
+
+def write_tests(spec, ask):
+    said = []
+    for send in (ask, harness.ask):
+        try:
+            send("x" * (200_001 + len(said)))
+        except RuntimeError as error:
+            said.append(str(error))
+    said.append(ask("short"))
+    return said
+'''
+
+
+class HeardPrompts(ScriptedAsk):
+    """The checks' model, noting the length of each prompt it was handed whole."""
+
+    def __init__(self, replies):
+        super().__init__(replies)
+        self.heard = []
+
+    def __call__(self, prompt, via="given"):
+        self.heard.append(len(prompt))
+        return super().__call__(prompt, via)
+
+
+def test_a_prompt_longer_than_the_model_reads_is_refused_before_it_leaves_the_agents_process(tmp_path):
+    """A prompt of megabytes once crossed whole to be refused: on a busy machine the call then ran out of its time,
+    and the learner read "stopped" instead of why. Now the agent's process says only its length."""
+    path = tmp_path / "agent.py"
+    path.write_text(LONG_PROMPTS, encoding="utf-8")
+    model = HeardPrompts(["ok"])
+    with parent.Agent(path) as agent:
+        said = agent.call("write_tests", "spec", model)
+    assert said == [f"the prompt is {n} characters long; the model reads at most {MAX_READ}"
+                    for n in (200_001, 200_002)] + ["ok"]
+    assert model.heard == [len("short")]  # the two long prompts never crossed
+    assert model.calls == [("given", ""), ("default", ""), ("given", "short")]  # each is still a call, as before
+
+
+def test_a_long_prompt_sent_whole_is_still_refused_by_the_lab(tmp_path):
+    """Where the agent's process is not told a limit (as one that ignores it), the prompt crosses whole, and the
+    lab's side refuses it all the same: the refusal before sending only saves the time."""
+    path = tmp_path / "agent.py"
+    path.write_text(LONG_PROMPTS, encoding="utf-8")
+
+    class NoLimitSaid(HeardPrompts):
+        reads = None
+
+    model = NoLimitSaid(["ok"])
+    with parent.Agent(path) as agent:
+        said = agent.call("write_tests", "spec", model)
+    assert said == [f"the prompt is {n} characters long; the model reads at most {MAX_READ}"
+                    for n in (200_001, 200_002)] + ["ok"]
+    assert model.heard == [200_001, 200_002, len("short")]
+    assert model.calls == [("given", ""), ("default", ""), ("given", "short")]
