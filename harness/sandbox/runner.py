@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import base64
 import inspect
+import io
 import json
 import marshal
 import os
 import sys
+import tokenize
 import types
 from pathlib import Path
 
@@ -120,6 +122,38 @@ def warm_module_lookup():
         inspect.getmodule(warm_module_lookup.__code__)
     except Exception:  # noqa: BLE001 - an installed module with an odd __file__ must never stop the server
         pass
+
+
+def prepare_failure_reports():
+    """Make the reports of failing tests cheaper in every fork of this process, leaving their text as it was.
+
+    pytest parses a test file again for each failure it reports (its cache of parsed files lives for one report):
+    here one cache serves every report of the process, which runs one file. And a report compiles two regular
+    expressions on first use (inspect's and tokenize's): one failure reported here compiles them for every fork.
+    A run of the leap-year tests with 6 failures took 6.4 ms less CPU (26.9 -> 20.5 ms). Best effort: a pytest
+    whose formatter has no such cache (it is `FormattedExcinfo` before pytest 9) is only warmed."""
+    try:
+        raise AssertionError("a failure reported once, in the server")
+    except AssertionError as e:
+        try:
+            pytest.ExceptionInfo.from_exception(e).getrepr(style="short")
+            for _token in tokenize.generate_tokens(io.StringIO("x = 1\n").readline):  # for a statement of lines
+                pass
+        except Exception:  # noqa: BLE001 - warming is best effort
+            pass
+    from _pytest._code import code
+
+    for name in ("ExceptionInfoFormatter", "FormattedExcinfo"):
+        formatter = getattr(code, name, None)
+        if "astcache" in getattr(formatter, "__dataclass_fields__", {}):
+            shared, init = {}, formatter.__init__
+
+            def __init__(self, *args, **kwargs):
+                init(self, *args, **kwargs)
+                self.astcache = shared
+
+            formatter.__init__ = __init__
+            return
 
 
 def rehearse(work, measure):

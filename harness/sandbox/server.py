@@ -51,7 +51,7 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, rehearse, warm_module_lookup, warm_pytest  # noqa: E402
+from runner import RECORDER, prepare_failure_reports, rehearse, warm_module_lookup, warm_pytest  # noqa: E402
 from solution_side import name_lab_modules  # noqa: E402
 from tests_side import learn_written_pages, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
@@ -93,6 +93,7 @@ class Server:
             self.control = socket.socket(fileno=int(sys.argv[1]))
             self.import_what_runs_use(session)
             warm_module_lookup()
+            prepare_failure_reports()
             name_lab_modules()
             gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
             learn_written_pages(session, os.path.join(self.machine.base_dir, "learn"))

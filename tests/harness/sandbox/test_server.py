@@ -150,3 +150,34 @@ def test_each_test_process_starts_with_the_module_table_a_failure_report_reads()
     result = harness.run(ADD, tests)
     assert result["failed"] == ["test_a_failure_still_shows_its_line"], result["output"]
     assert "assert add(1, 2) == 4" in result["output"] and "assert 3 == 4" in result["output"], result["output"]
+
+
+def test_each_test_process_starts_ready_to_report_failures_and_its_reports_are_pytests_own(tmp_path):
+    # A report of a failure compiled inspect's and tokenize's regular expressions, and parsed the whole test file
+    # again, in every test process: the server compiles them once, and one parse serves all of a process's reports.
+    tests = ("import tokenize\n"
+             "from _pytest._code import code\n\n"
+             "FORMATTER = getattr(code, 'ExceptionInfoFormatter', None) or code.FormattedExcinfo\n\n"
+             "def double(n):\n"
+             "    return n + n\n\n"
+             "def test_tokenize_is_compiled_before_any_failure():\n"
+             "    assert tokenize._compile.cache_info().currsize >= 1\n\n"
+             "def test_a_failure():\n"
+             "    assert double(1) == 3\n\n"
+             "def test_a_failure_over_several_lines():\n"
+             "    for n in (1, 2):\n"
+             "        assert double(n) == (\n"
+             "            n * 2 if n == 1 else 5\n"
+             "        ), n\n"
+             "    assert True\n\n"
+             "def test_the_reports_share_one_cache_of_parsed_files():\n"
+             "    assert FORMATTER().astcache is FORMATTER().astcache\n")
+    result = harness.run(ADD, tests)
+    assert result["failed"] == ["test_a_failure", "test_a_failure_over_several_lines"], result["output"]
+    # The same file run by pytest itself, as the sandbox runs it (--tb=short), reports the same lines.
+    (tmp_path / "test_solution.py").write_text(tests, encoding="utf-8")
+    own = subprocess.run([sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "no:cacheprovider", "-k",
+                          "a_failure", "test_solution.py"], cwd=tmp_path, capture_output=True, text=True).stdout
+    for name in result["failed"]:
+        report = result["output"].split(f"{name}:\n", 1)[1].split("\n\n", 1)[0]
+        assert f"_ {name} _" in own and report in own, (report, own)
