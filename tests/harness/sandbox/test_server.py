@@ -153,15 +153,18 @@ def test_each_test_process_starts_with_the_module_table_a_failure_report_reads()
 
 
 def test_each_test_process_starts_ready_to_report_failures_and_its_reports_are_pytests_own(tmp_path):
-    # A report of a failure compiled inspect's and tokenize's regular expressions, and parsed the whole test file
-    # again, in every test process: the server compiles them once, and one parse serves all of a process's reports.
-    tests = ("import tokenize\n"
+    # A report of a failure compiled inspect's and tokenize's regular expressions, parsed the whole test file again,
+    # and made inspect walk every loaded module to find which one the file is, in every test process: the server
+    # compiles them once, one parse serves all of a process's reports, and inspect is told of the file.
+    tests = ("import inspect, tokenize\n"
              "from _pytest._code import code\n\n"
              "FORMATTER = getattr(code, 'ExceptionInfoFormatter', None) or code.FormattedExcinfo\n\n"
              "def double(n):\n"
              "    return n + n\n\n"
              "def test_tokenize_is_compiled_before_any_failure():\n"
              "    assert tokenize._compile.cache_info().currsize >= 1\n\n"
+             "def test_inspect_knows_this_file_before_any_failure():\n"
+             "    assert inspect.modulesbyfile[inspect.getabsfile(double)] == __name__\n\n"
              "def test_a_failure():\n"
              "    assert double(1) == 3\n\n"
              "def test_a_failure_over_several_lines():\n"
