@@ -143,7 +143,7 @@ def prepare_failure_reports():
     here one cache serves every report of the process, which runs one file. And a report compiles two regular
     expressions on first use (inspect's and tokenize's): one failure reported here compiles them for every fork.
     A run of the leap-year tests with 6 failures took 6.4 ms less CPU (26.9 -> 20.5 ms). Best effort: a pytest
-    whose formatter has no such cache (it is `FormattedExcinfo` before pytest 9) is only warmed."""
+    whose formatter (`FormattedExcinfo` before pytest 9) has no such cache is only warmed."""
     try:
         raise AssertionError("a failure reported once, in the server")
     except AssertionError as e:
