@@ -30,13 +30,6 @@ def pytest_collect_file(file_path: Path, parent):
     return None
 
 
-def pytest_generate_tests(metafunc):
-    """A step module's view of the engine's verdicts (checks.define.pytest_view) is one test per check."""
-    names = getattr(metafunc.function, "checks_of_step", None)
-    if names is not None and "check" in metafunc.fixturenames:
-        metafunc.parametrize("check", names)
-
-
 @pytest.fixture(scope="session")
 def graded(request):
     """The engine's verdict on every step of the agent, computed once per session."""
