@@ -179,7 +179,8 @@ def test_a_normal_user_without_namespaces_gets_the_process_level_as_that_user(py
     facts = probe(identities.refusing_namespaces(identities.as_normal_user([python, identities.script(PROBE)])))
     assert facts["isolation"] == "process" and facts["reference"]["passed"] == HELD_OUT, facts["summary"]
     assert facts["euid"] == identities.normal_user()
-    assert [int(run["uid"]) for run in facts["runs"]] == [identities.normal_user()] * 2
+    # A run that did not report its facts shows what it said instead (a failed fork, a timeout).
+    assert [run.get("uid") for run in facts["runs"]] == [str(identities.normal_user())] * 2, facts["runs"]
 
 
 @pytest.mark.slow
