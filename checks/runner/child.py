@@ -35,7 +35,7 @@ def main(root: str, agent: str, request_fd: int, reply_fd: int, show_output: boo
     def model(via, handle=None):
         def ask(prompt, *, sample=0):
             most = wire.longest(current["reads"], via, handle)
-            if isinstance(most, int) and isinstance(prompt, str) and len(prompt) > most:
+            if most is not None and isinstance(prompt, str) and len(prompt) > most:
                 # Said, not sent: megabytes of prompt could take longer than the call's time on a busy machine.
                 link.send({"id": current["id"], "ask_length": len(prompt), "via": via, "handle": handle})
             else:
