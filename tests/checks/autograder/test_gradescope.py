@@ -1,12 +1,10 @@
 """checks/autograder: the Gradescope zip, built by the lab, installed and run as Gradescope does it, in a fake root.
 
-The slow test unpacks the zip into a fake /autograder, runs setup.sh in a fresh virtual environment with no network
-(pip reads a wheelhouse repacked from what this environment has installed), then run_autograder for each kind of
-submission, and checks every results.json against Gradescope's specification.
+The slow tests install the zip in a fake Gradescope image (tests/gradescope_image.py: a fake /autograder, setup.sh
+run in a fresh virtual environment with no network), then run run_autograder for each kind of submission, and check
+every results.json against Gradescope's specification.
 """
 
-import base64
-import hashlib
 import io
 import json
 import shutil
@@ -15,17 +13,16 @@ import subprocess
 import sys
 import time
 import zipfile
-from importlib import metadata
 from pathlib import Path
 
 import pytest
-from packaging.requirements import Requirement
 
 from checks.autograder import gradescope, wheel
 from checks.grading import grade_submission
 from checks.submissions import Submission
-from lab.commands import autograder
+from tests import gradescope_image
 from tests.checks.report import gradescope_spec
+from tests.gradescope_image import build_zip
 from lab.stubs import render as shipped_stubs
 from tests.harness.sandbox import identities
 from tests.helpers import self_contained
@@ -34,12 +31,6 @@ from tests.shipped import stubs_file
 
 NOT_FOR_GRADING = ("matplotlib", "nbformat", "nbclient", "jupyterlab", "ipykernel", "IPython", "openai")
 HANG_AT_IMPORT = "while True:\n    pass\n"
-
-
-def build_zip(folder: Path, *options: str) -> Path:
-    out = folder / "autograder.zip"
-    assert autograder.main(["gradescope", "--out", str(out), *options]) == 0
-    return out
 
 
 def test_the_zip_has_the_scripts_at_its_root_and_the_lab_as_a_grading_only_wheel(tmp_path, capsys):
@@ -83,39 +74,6 @@ def test_grading_imports_nothing_the_grading_only_install_leaves_out():
 # --- the zip installed and run as Gradescope does ------------------------------------------------------------
 
 
-def repack(name: str, wheelhouse: Path) -> None:
-    """A wheel of the installed distribution `name` (pure Python), rebuilt from its installed files."""
-    dist = metadata.distribution(name)
-    info = next(f for f in dist.files if f.parent.name.endswith(".dist-info") and f.name == "METADATA").parent
-    files = {}
-    for entry in dist.files:
-        if entry.parts[0] == ".." or entry.name in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json") \
-                or "__pycache__" in entry.parts:
-            continue
-        files[entry.as_posix()] = Path(dist.locate_file(entry)).read_bytes()
-    tag = next(line.split(": ")[1] for line in files[f"{info}/WHEEL"].decode().splitlines() if line.startswith("Tag"))
-    record = "".join(f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()}"
-                     f",{len(data)}\n" for path, data in files.items()) + f"{info}/RECORD,,\n"
-    stem = info.name[: -len(".dist-info")]
-    with zipfile.ZipFile(wheelhouse / f"{stem}-{tag}.whl", "w") as archive:
-        for path, data in files.items():
-            archive.writestr(path, data)
-        archive.writestr(f"{info}/RECORD", record)
-
-
-def requirements(name: str, seen: set) -> set:
-    """`name` and everything it requires here, recursively (markers evaluated for this Python)."""
-    key = name.lower().replace("_", "-")
-    if key in seen:
-        return seen
-    seen.add(key)
-    for text in metadata.requires(name) or []:
-        requirement = Requirement(text)
-        if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
-            requirements(requirement.name, seen)
-    return seen
-
-
 @pytest.fixture(scope="module")
 def fake_root():
     """The zip unpacked into a fake /autograder, setup.sh run in a fresh environment: (root, environment vars).
@@ -123,24 +81,7 @@ def fake_root():
     Readable by every user, as Gradescope's image is: the grader's children run as users of their own."""
     base = Path(identities.shared_folder("spec2code-gradescope-"))  # never in a private TMPDIR
     base.chmod(0o755)
-    wheelhouse = base / "wheelhouse"
-    wheelhouse.mkdir()
-    for name in requirements("pytest", set()):
-        repack(name, wheelhouse)
-    image = base / "image"  # the Python of Gradescope's image, which every user can run: nothing installed in it yet
-    subprocess.run([identities.runtime() or sys.executable, "-m", "venv", str(image)], check=True, timeout=300)
-    root = base / "autograder"
-    with zipfile.ZipFile(build_zip(base)) as archive:
-        archive.extractall(root / "source")
-    (root / "submission").mkdir()
-    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")  # as Gradescope does
-    (root / "run_autograder").chmod(0o755)
-    env = {"PATH": f"{image / 'bin'}:/usr/bin:/bin", "HOME": str(base), "LANG": "C.UTF-8",
-           "SPEC2CODE_AUTOGRADER_ROOT": str(root), "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse)}
-    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "the autograder is installed" in done.stdout
+    root, env, image = gradescope_image.install(base)
     yield root, env, image
     shutil.rmtree(base, ignore_errors=True)
 
