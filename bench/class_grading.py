@@ -5,7 +5,8 @@ grades in a process of its own, as root, as a normal user and as root with Docke
 root, see tests/harness/sandbox/identities.py), and at the process level. The class is reference-like agents (the
 reference and the correct fixtures), each made distinct by a line of its own. Then, at the level this machine
 gives, a class as a real one comes (`--mixed`: reference variants, wrong agents, stubs, syntax errors and a few
-that hang), and the CPU time Gradescope's path costs for one reference submission (run_autograder's command):
+that hang), and the CPU time Gradescope's path costs for one reference submission (run_autograder, in a Gradescope
+image faked here, and its command from this checkout):
 
     .venv/bin/python bench/class_grading.py [--size 200] [--jobs 2] [--mixed 1000]
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import shutil
@@ -112,25 +114,45 @@ def mixed_class(size: int, jobs: int) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def gradescope_path(rounds: int = 3) -> None:
-    """CPU seconds of the command run_autograder runs, for one reference submission, each in a fresh process."""
+def gradescope_path(rounds: int = 5) -> None:
+    """CPU seconds of one reference submission's grading on Gradescope's path: run_autograder itself, in a Gradescope
+    image faked here (tests/gradescope_image.py: the lab installed from its grading-only wheel, as setup.sh installs
+    it), taking turns with the command it runs started from this checkout, each in fresh processes."""
+    from pathlib import Path
+
+    from tests import gradescope_image
+    from tests.harness.sandbox import identities
     from tests.paths import REFERENCE_AGENT
 
-    spent = []
-    with tempfile.TemporaryDirectory() as root:
-        os.makedirs(os.path.join(root, "submission"))
-        shutil.copy(REFERENCE_AGENT, os.path.join(root, "submission", "agent.py"))
-        results = os.path.join(root, "results.json")
+    base = Path(identities.shared_folder("spec2code-bench-gradescope-"))
+    base.chmod(0o755)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # what building the zip says, for people
+            root, env, _ = gradescope_image.install(base)
+        shutil.copy(REFERENCE_AGENT, root / "submission" / "agent.py")
+        results = root / "results" / "results.json"
+        ways = {
+            "run_autograder": lambda: subprocess.run([str(root / "run_autograder")], cwd=root, env=env,
+                                                     capture_output=True, check=True),
+            "checkout": lambda: subprocess.run([sys.executable, "-I", "-m", "lab.commands", "grade", "--format",
+                                                "gradescope", "--submission-dir", str(root / "submission"),
+                                                "--results", str(base / "checkout.json")],
+                                               cwd=ROOT, capture_output=True, check=True),
+        }
+        spent = {way: [] for way in ways}
         for _ in range(rounds):
-            before = cpu_seconds()
-            subprocess.run([sys.executable, "-I", "-m", "lab.commands", "grade", "--format", "gradescope",
-                            "--submission-dir", os.path.join(root, "submission"), "--results", results],
-                           cwd=ROOT, capture_output=True, check=True)
-            spent.append(cpu_seconds() - before)
-        with open(results, encoding="utf-8") as f:
-            score = json.load(f).get("score")
-    print(f"Gradescope's path, one reference submission: {statistics.median(spent):.2f} CPU-s of the machine (median "
-          f"of {rounds}; score {score}; load {os.getloadavg()[0]:.1f}); target: at most {GRADESCOPE_TARGET:.0f} CPU-s")
+            for way, grade in ways.items():
+                before = cpu_seconds()
+                grade()
+                spent[way].append(cpu_seconds() - before)
+        graded = json.loads(results.read_text(encoding="utf-8"))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    real, checkout = (statistics.median(spent[way]) for way in ways)
+    print(f"Gradescope's path, one reference submission (medians of {rounds}, taking turns; score {graded['score']}, "
+          f"{graded['extra_data']['isolation']}, load {os.getloadavg()[0]:.1f}): run_autograder in a Gradescope image "
+          f"faked here {real:.2f} CPU-s of the machine, its command from this checkout {checkout:.2f}; target: at "
+          f"most {GRADESCOPE_TARGET:.0f} CPU-s for run_autograder")
 
 
 def one_level(folder: str, jobs: int) -> dict:
