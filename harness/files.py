@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 import time
 import tokenize
 from pathlib import Path
@@ -45,6 +44,8 @@ def write_atomically(path, text: str, *, mode: int = 0o644) -> Path:
 
     Several processes may write the same path at once; a reader sees the old file or a new one, never a part.
     """
+    import tempfile  # here: an agent's process reads sources through this module, and never writes one
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

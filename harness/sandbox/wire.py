@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import socket
 import struct
 
 MAX_FRAME = 1 << 20  # largest value a solution may return, in bytes of JSON
@@ -129,6 +128,8 @@ def unframe(data: bytes):
 def send_frame(sock, obj, fds=()):
     """Send one message, with file descriptors alongside when `fds` is given (a UNIX socket)."""
     if fds:
+        import socket  # here: an agent's process speaks over pipes, and need not load it
+
         socket.send_fds(sock, [frame(obj)], list(fds))
     else:
         sock.sendall(frame(obj))
@@ -148,6 +149,8 @@ def _loads(data):
 
 def recv_frame_fds(sock, max_fds: int, max_size: int = 1 << 16):
     """One small message sent with file descriptors: (message, fds). EOFError when the other end has closed."""
+    import socket
+
     data, fds, _, _ = socket.recv_fds(sock, max_size, max_fds)
     if not data:
         for fd in fds:
