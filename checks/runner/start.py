@@ -3,8 +3,8 @@
 Run by link.py as `python -I start.py GRADER STATUS_FD LEVEL VIA UID MOUNTPOINT AGENT -- python -I child.py ...`.
 It dies with GRADER (the grader's process id), puts the walls up (LEVEL and VIA are what the sandbox's ladder chose
 for this machine; UID is the child's own user, from the sandbox's reserved range, when the lab runs as root), says
-on the status pipe which level it reached, and execs the child. Any failure while putting up walls ends it there,
-before the agent's code is read: it fails closed.
+on the status pipe which level it reached, and becomes the child (see `become`). Any failure while putting up walls
+ends it there, before the agent's code is read: it fails closed.
 
 What the child sees at the namespaces level: the Python runtime, the lab's harness/ and this folder (read-only), the
 agent file itself (read-only), an empty /work and /tmp; no project tree (no reference agent, no class folder), no
@@ -15,6 +15,7 @@ folder: there the grader has put a copy of what it needs, AGENT among it, that o
 import importlib.util
 import json
 import os
+import runpy
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,6 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))  # the project folder (or site-pac
 WALLS_FAILED = 71  # exit status: the walls could not be put up, so the agent was not run
 LIMITS = {"cpu_seconds": 600, "file_bytes": 64 << 20, "processes": 256, "files": 256}
 MEMORY = 2 << 30  # bytes of address space the child may add to what it maps when it starts
+SANDBOX_MODULES = ("linux", "walls", "reachable", "rootfs", "seccomp", "levels")  # what sandbox_modules loads, by name
 
 
 def sandbox_modules():
@@ -71,7 +73,21 @@ def main(argv: list[str]) -> None:
         os._exit(WALLS_FAILED)
     _say(status, reached)
     os.close(status)
-    os.execv(command[0], command)
+    become(command)
+
+
+def become(command: list[str]) -> None:
+    """Go on as the child. When it is `python -I SCRIPT ...` on this Python, as the grader starts it, run SCRIPT here
+    as that command would (starting Python again cost 10-20 ms of CPU an agent); anything else is exec'd. Either way
+    the walls put up above stay, with this process."""
+    python, flag, script = (command + ["", "", ""])[:3]
+    if flag != "-I" or not script.endswith(".py") or os.path.realpath(python) != os.path.realpath(sys.executable):
+        os.execv(command[0], command)
+    for name in SANDBOX_MODULES:  # loaded by name for the walls: the child's code sees the lab's own harness only
+        sys.modules.pop(name, None)
+    sys.argv = command[2:]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    runpy.run_path(script, run_name="__main__")
 
 
 def _say(fd: int, message: dict) -> None:
