@@ -14,6 +14,7 @@ import time
 import pytest
 
 from checks.runner import Agent, LoadFailed
+from checks.runner import start as start_py
 from checks.runner.link import ladder
 from harness.sandbox import slots
 from tests.helpers import write_agent
@@ -259,3 +260,30 @@ def test_when_the_grader_dies_however_it_dies_its_child_dies_too():
             os.kill(pid, 9)
         grader.kill()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+SEES = textwrap.dedent(
+    """
+    import json, os, sys
+    with open(sys.argv[1], "w") as f:
+        json.dump({"argv": sys.argv, "path0": sys.path[0], "name": __name__, "same_python": "start" in sys.modules,
+                   "by_name": [n for n in ("linux", "walls", "levels") if n in sys.modules]}, f)
+    """
+)
+BECOME = ("import sys; sys.path.insert(0, sys.argv[1]); import start; start.sandbox_modules(); "
+          "start.become([sys.executable, *sys.argv[2:]])")
+
+
+@pytest.mark.parametrize("flag, same_python", [("-I", True), ("-E", False)])
+def test_the_child_goes_on_in_the_walled_process_as_its_own_command_would_run_it(tmp_path, flag, same_python):
+    """Once the walls are up, `python -I child.py ARGS` on the same Python runs in that process (no second start of
+    Python); any other command is exec'd. Either way the script sees its own argv and folder, and none of the modules
+    the walls were loaded by name from."""
+    script, out = tmp_path / "child" / "script.py", tmp_path / "seen.json"
+    script.parent.mkdir()
+    script.write_text(SEES)
+    runner = os.path.dirname(start_py.__file__)
+    subprocess.run([sys.executable, "-I", "-c", BECOME, runner, flag, str(script), str(out)], check=True, timeout=60)
+    seen = json.loads(out.read_text())
+    assert seen == {"argv": [str(script), str(out)], "path0": str(script.parent), "name": "__main__",
+                    "same_python": same_python, "by_name": []}
