@@ -139,17 +139,22 @@ def gradescope_path(rounds: int = 5) -> None:
                                                 "--results", str(base / "checkout.json")],
                                                cwd=ROOT, capture_output=True, check=True),
         }
-        spent = {way: [] for way in ways}
+        spent, scores = {way: [] for way in ways}, []
         for _ in range(rounds):
             for way, grade in ways.items():
                 before = cpu_seconds()
                 grade()
                 spent[way].append(cpu_seconds() - before)
-        graded = json.loads(results.read_text(encoding="utf-8"))
+            graded = json.loads(results.read_text(encoding="utf-8"))  # run_autograder writes a zero when grading fails
+            scores.append((graded["score"], sum(test["max_score"] for test in graded["tests"])))
     finally:
         shutil.rmtree(base, ignore_errors=True)
+    if any(score != full for score, full in scores):
+        print(f"\nGradescope's path: the reference did not earn full marks each time in a Gradescope image faked "
+              f"here ({', '.join(f'{score} of {full}' for score, full in scores)}): {graded['output']}")
+        return
     real, checkout = (statistics.median(spent[way]) for way in ways)
-    print(f"Gradescope's path, one reference submission (medians of {rounds}, taking turns; score {graded['score']}, "
+    print(f"Gradescope's path, one reference submission (medians of {rounds}, taking turns; full marks each time, "
           f"{graded['extra_data']['isolation']}, load {os.getloadavg()[0]:.1f}): run_autograder in a Gradescope image "
           f"faked here {real:.2f} CPU-s of the machine, its command from this checkout {checkout:.2f}; target: at "
           f"most {GRADESCOPE_TARGET:.0f} CPU-s for run_autograder")
