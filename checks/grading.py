@@ -70,9 +70,8 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
     try:
         return list(pool.map(one, submissions))
     except BaseException:  # Ctrl-C or SIGTERM: end the children graded now, and the runs they asked for (each
-        with live.stop_all():  # such run waits in a grading thread), so their threads finish at once
-            sandbox.stop()
-            pool.shutdown(wait=True, cancel_futures=True)
+        with live.stop_all(), sandbox.stopped():  # such run waits in a grading thread), so their threads
+            pool.shutdown(wait=True, cancel_futures=True)  # finish at once, starting neither a child nor a run
         raise
     finally:  # on Ctrl-C, drop the submissions not started yet instead of grading them all first
         pool.shutdown(wait=True, cancel_futures=True)

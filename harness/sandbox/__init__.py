@@ -10,7 +10,7 @@ Python they can read), and slots.py, cgroups.py and tidy.py (giving back what a 
 
 from ..exports import on_first_use
 
-__all__ = ["isolation_lacks", "isolation_level", "isolation_refused", "isolation_summary", "run", "stop"]
+__all__ = ["isolation_lacks", "isolation_level", "isolation_refused", "isolation_summary", "run", "stopped"]
 
 # The caller's names come from caller.py on first use: an agent's process takes linux.py from here alone.
 __getattr__, __dir__ = on_first_use(__name__, dict.fromkeys(__all__, "caller"))

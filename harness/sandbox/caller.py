@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import base64
+import contextlib
 import functools
 import json
 import marshal
@@ -117,13 +118,21 @@ class _Server:
 
 _SERVER = _Server()
 atexit.register(_SERVER.stop)
+_stopping = []  # one entry per `stopped` block under way: while there is one, no run starts, nor a server
 
 
-def stop() -> None:
-    """End this process's sandbox server now, and with it every run in progress: each returns at once, as a crash
-    (a later run starts a new server). For an interrupted grading, whose threads wait on the runs their agents asked
-    for: without it, SIGTERM waited for each such run to time out."""
-    _SERVER.stop()
+@contextlib.contextmanager
+def stopped():
+    """End this process's sandbox server now, and with it every run in progress: each returns at once, as a crash.
+    Until the block ends, every run asked for returns so too, and starts no server. For an interrupted grading,
+    whose threads wait on the runs their agents asked for, then go on to their checks' next runs while they finish:
+    without it, SIGTERM waited for each run to time out, or for a new server to start and serve the rest."""
+    _stopping.append(True)
+    try:
+        _SERVER.stop()
+        yield
+    finally:
+        _stopping.pop()
 
 
 def isolation_level() -> str:
@@ -200,6 +209,11 @@ def _run(solution_src, test_src, timeout):
     res_r, res_w = os.pipe()
     with _SERVER.lock:
         for attempt in (1, 2):  # a server that died since the last run is replaced once
+            if _stopping:
+                for fd in (req_r, req_w, res_r, res_w):
+                    os.close(fd)
+                return result(static_names(test_src), {}, "crash: the sandbox was stopped (the grading was "
+                              "interrupted)", "", _SERVER.isolation)
             try:
                 _SERVER.ensure()
                 if _SERVER.hello.get("refused"):  # no code may run here, and the server says why

@@ -236,6 +236,32 @@ def test_runs_from_thread_pools_keep_working_after_the_pool_is_gone():
         assert [r["passed"] for r in results] == [9, 6] * 3
 
 
+@pytest.mark.slow
+def test_while_stopped_a_run_under_way_ends_at_once_and_no_run_nor_server_starts():
+    """As an interrupted grading stops: the run its thread waits on ends as a crash, and the runs its checks ask for
+    next, while the thread finishes, are refused at once instead of starting a new server (SIGTERM waited on them)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    caller = harness.sandbox.caller
+    hanging = "import time\n\ndef add(a, b):\n    time.sleep(60)\n"
+    with ThreadPoolExecutor(1) as pool:
+        under_way = pool.submit(harness.run, hanging, "def test_it():\n    assert add(1, 2) == 3\n", timeout=60)
+        while caller._SERVER.proc is None or not under_way.running():
+            time.sleep(0.01)
+        time.sleep(0.5)  # its test process has the run by now
+        started = time.monotonic()
+        with harness.sandbox.stopped():
+            ended = under_way.result(timeout=30)
+            took = time.monotonic() - started
+            refused = [harness.run(ADD, "def test_it():\n    assert add(1, 2) == 3\n") for _ in range(3)]
+            assert caller._SERVER.proc is None  # no server started for them
+    assert ended["error"].startswith("crash") and ended["passed"] == 0, ended
+    assert took < 10, f"the run under way took {took:.1f} s to end"
+    assert [r["error"] for r in refused] == ["crash: the sandbox was stopped (the grading was interrupted)"] * 3
+    assert [r["failed"] for r in refused] == [["test_it"]] * 3
+    assert green(harness.run(ADD, "def test_it():\n    assert add(1, 2) == 3\n"))  # once the block has ended
+
+
 def test_a_huge_exception_message_is_cut_and_says_so():
     solution = "def add(a, b):\n    raise ValueError('boom ' * 2_000_000)\n"
     result = harness.run(solution, "def test_it():\n    assert add(1, 2) == 3\n")
