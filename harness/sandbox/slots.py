@@ -118,15 +118,30 @@ def kill_user(uid: int, patience: float = 5.0) -> bool:
     seconds. A child that becomes `uid` sends kill(-1) (the kernel signals every process the sender may signal, all
     at once, and a process in the middle of a fork cannot finish it with SIGKILL pending: a fork bomb cannot outrun
     it) until it sees no process of `uid` left but zombies, which are their parents' to reap. A killed process that
-    is still exiting counts as alive."""
+    is still exiting counts as alive.
+
+    Once it is `uid`, the processes it hunts may signal it too. It blocks every signal it can; one stopped (SIGSTOP)
+    is continued, and one killed is followed by another, until the time is up: a process of `uid` that stops or kills
+    whatever it may (in a loop) neither hangs the caller nor outlives the killing."""
+    deadline = time.monotonic() + patience
+    while True:
+        gone = _kill_as(uid, deadline)
+        if gone is not None:
+            return gone
+        if time.monotonic() >= deadline:  # every killer was killed: whoever killed the last may still run
+            return not live_users([uid])
+
+
+def _kill_as(uid: int, deadline: float) -> bool | None:
+    """One killer as `uid`, until `deadline`: whether it saw no process of `uid` left, or None if it was killed."""
     pid = os.fork()
     if pid == 0:
         gone = False
         try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())  # a signal from `uid` waits, unheard
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-            deadline = time.monotonic() + patience
             while not gone and time.monotonic() < deadline:
                 try:
                     os.kill(-1, signal.SIGKILL)
@@ -136,7 +151,16 @@ def kill_user(uid: int, patience: float = 5.0) -> bool:
         except BaseException:  # noqa: BLE001 - said as "not gone"
             gone = False
         os._exit(0 if gone else 1)
-    _, status = os.waitpid(pid, 0)
+    while True:
+        _, status = os.waitpid(pid, os.WUNTRACED)
+        if not os.WIFSTOPPED(status):
+            break
+        if time.monotonic() >= deadline + 1:  # stopped again and again: it cannot get on, so end it
+            os.kill(pid, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGCONT)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        return None
     return os.waitstatus_to_exitcode(status) == 0
 
 

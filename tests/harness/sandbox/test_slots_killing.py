@@ -150,3 +150,35 @@ def test_a_slot_whose_users_cannot_be_killed_is_passed_over_and_left_unclean(mon
             assert not f.read().startswith(slots.CLEAN)  # its next holder tries to scrub it again
     finally:
         slots.release(taken)
+
+
+# Two processes, from which every process of their user that they may signal gets `signal`, again and again: the
+# killer too, once it is that user. (Forked once it has said ready: a second one started apart could be stopped
+# before it says so.)
+SIGNALLING = """
+import os, signal
+sent = signal.{signal}
+if sent != signal.SIGKILL and sent != signal.SIGSTOP:
+    signal.signal(sent, signal.SIG_IGN)
+os.write(1, b"ready\\n")
+os.fork()
+while True:
+    try:
+        os.kill(-1, sent)
+    except OSError:
+        pass
+"""
+
+
+@pytest.mark.slow  # 30 rounds of SIGSTOP, about 3.5 s
+@pytest.mark.parametrize("sent", ["SIGSTOP", "SIGKILL", "SIGTERM", "SIGUSR1"])
+def test_processes_that_signal_whatever_they_may_neither_hang_the_scrub_nor_outlive_it(slot, sent):
+    """Before, SIGSTOP left the killer stopped and the grader waiting on it for ever (in 2 of 3 tries of 30 rounds),
+    and the others killed the killer every time, so the scrub said Outlived and the processes ran on."""
+    uid = slot.solution
+    # SIGSTOP wins only when it lands between the killer becoming their user and its first kill: try it often.
+    for _ in range(30 if sent == "SIGSTOP" else 3):
+        signalling = as_user(uid, SIGNALLING.format(signal=sent))
+        slots.scrub(slot, shared=False)
+        assert threads_of(uid) == []
+        assert signalling.wait(5) == -signal.SIGKILL
