@@ -13,6 +13,7 @@ does can change its score, another student's, or the file written: the output is
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -104,8 +105,13 @@ def _grade(args, found, out: Path | None) -> int:
     else:
         try:
             write_atomically(out, text)
+            if args.format == "gradescope":  # read back as Gradescope will: run_autograder trusts exit status 0
+                json.loads(Path(out).read_text(encoding="utf-8"))
         except OSError as exc:
             print(f"spec2code grade: could not write {out}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        except ValueError as exc:
+            print(f"spec2code grade: {out} was not JSON once written ({exc})", file=sys.stderr)
             return 2
     left_out = unmatched(graded, args.format) if args.format in LMS_FORMATS else []
     print(summary(graded, seconds=time.monotonic() - started, jobs=jobs, out=out, found=found,

@@ -303,6 +303,21 @@ def test_gradescope_with_nothing_uploaded_still_writes_a_zero(tmp_path, capsys):
     assert "no agent.py found" in written["output"]
 
 
+def test_gradescope_results_that_are_not_json_once_written_fail_the_grading(tmp_path, capsys, monkeypatch):
+    """run_autograder takes exit status 0 to mean results.json holds JSON: the grader reads it back to make sure."""
+    (tmp_path / "submission").mkdir()
+    results = tmp_path / "results.json"
+
+    def cut_short(path, text):
+        Path(path).write_text(text[: len(text) // 2], encoding="utf-8")  # as a full disk or a bug might
+
+    monkeypatch.setattr(grade, "write_atomically", cut_short)
+    code = grade.main(["--format", "gradescope", "--submission-dir", str(tmp_path / "submission"),
+                       "--results", str(results)])
+    assert code == 2
+    assert f"spec2code grade: {results} was not JSON once written" in capsys.readouterr().err
+
+
 # --- the command line ----------------------------------------------------------------------------------------
 
 
