@@ -151,14 +151,19 @@ def _kill_as(uid: int, deadline: float) -> bool | None:
         except BaseException:  # noqa: BLE001 - said as "not gone"
             gone = False
         os._exit(0 if gone else 1)
-    while True:
-        _, status = os.waitpid(pid, os.WUNTRACED)
-        if not os.WIFSTOPPED(status):
-            break
-        if time.monotonic() >= deadline + 1:  # stopped again and again: it cannot get on, so end it
-            os.kill(pid, signal.SIGKILL)
-        else:
-            os.kill(pid, signal.SIGCONT)
+    try:
+        while True:
+            _, status = os.waitpid(pid, os.WUNTRACED)
+            if not os.WIFSTOPPED(status):
+                break
+            if time.monotonic() >= deadline + 1:  # stopped again and again: it cannot get on, so end it
+                os.kill(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGCONT)
+    except BaseException:  # Ctrl-C here: no killer of ours is left behind, stopped for ever
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
         return None
     return os.waitstatus_to_exitcode(status) == 0
