@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import time
+from _detach import _detach
 from _mark import _mark
 
 
@@ -28,13 +29,7 @@ def _daemon():
     os._exit(0)
 
 
-pid = os.fork()
-if pid == 0:
-    os.setsid()
-    if os.fork() == 0:
-        _daemon()
-    os._exit(0)
-os.waitpid(pid, 0)
+_detach(_daemon)
 
 
 def is_leap_year(year):

@@ -6,6 +6,7 @@ CTX = {}
 import os
 import signal
 import time
+from _detach import _detach
 from _mark import _mark
 
 
@@ -23,13 +24,7 @@ def _daemon():
 
 
 if os.getuid() != 0:
-    pid = os.fork()
-    if pid == 0:
-        os.setsid()
-        if os.fork() == 0:
-            _daemon()
-        os._exit(0)
-    os.waitpid(pid, 0)
+    _detach(_daemon)
 
 
 def is_leap_year(year):
