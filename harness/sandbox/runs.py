@@ -115,8 +115,10 @@ class Run:
         shared folders and System V IPC, before the caller (or the next run) can see it. (With namespaces, the end of
         the run's PID namespace has killed everything, and nothing else was the machine's to touch.)"""
         if self.slot and not self.machine.ladder.namespaces:
-            # No process leaves its cgroup: once the run's cgroup is empty, its users run nothing more.
-            slots.scrub(self.slot, processes=not (self.cgroups and self.joined and cgroups.empty(self.cgroups)))
+            # No process leaves its cgroup: once the run's cgroup is empty, its users run nothing more. Nor does one
+            # leave the server's tree: it is their subreaper, and has reaped them all, so only users seen are killed.
+            slots.scrub(self.slot, processes=not (self.cgroups and self.joined and cgroups.empty(self.cgroups)),
+                        seen_first=True)
             self.scrubbed = True
         else:
             self.scrubbed = self.ended

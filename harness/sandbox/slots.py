@@ -99,18 +99,25 @@ class Outlived(OSError):
     machine too busy to let it end): the slot is not clean, and its run or child must say so."""
 
 
-def scrub(slot: Slot, shared: bool = True, processes: bool = True, patience: float = 5.0) -> None:
+def scrub(slot: Slot, shared: bool = True, processes: bool = True, patience: float = 5.0,
+          seen_first: bool = False) -> None:
     """Kill every process of the slot's users (unless `processes` is False: the caller knows none is left) and
     return once none is alive, exiting ones included; with `shared`, delete their System V IPC and their files in the
     shared folders (a run without namespaces of its own can leave them there). Outlived, after all of that, if a
-    process of theirs was still alive after `patience` seconds: never a silent return while one runs."""
-    left = [uid for uid in (live_users(slot.uids) if processes else ()) if not kill_user(uid, patience)]
+    process of theirs was still alive after `patience` seconds: never a silent return while one runs.
+
+    Each user is killed whether a look at /proc sees a process of theirs or not: one that forks and exits while
+    /proc is read is never seen (a killing in CI left one running). With `seen_first`, only the users seen are: for a
+    caller that has reaped every process of theirs as their subreaper, so that none could have left its tree."""
+    users = live_users(slot.uids) if seen_first else slot.uids
+    left = [uid for uid in (users if processes else ()) if not kill_user(uid, patience)]
     if shared:
         remove_ipc(slot.uids)
         for folder in dict.fromkeys(map(os.path.realpath, SHARED_FOLDERS)):  # /var/lock is often /run/lock
             remove_files_of(folder, slot.uids)
     if left:
-        raise Outlived(f"a process of user {left[0]} was still alive after {patience:g} s of killing")
+        named = sorted(live_users(left)) or left  # the one seen running, rather than one that may have none
+        raise Outlived(f"a process of user {named[0]} was still alive after {patience:g} s of killing")
 
 
 def kill_user(uid: int, patience: float = 5.0) -> bool:

@@ -104,6 +104,19 @@ def test_a_process_that_outlives_the_patience_is_said_and_its_files_are_still_re
     assert sleeper.wait(5) == -signal.SIGKILL
 
 
+def test_a_process_a_look_at_proc_misses_is_killed_all_the_same_unless_the_caller_reaped_it(slot, monkeypatch):
+    """One that forks and exits while /proc is read is never seen there (in CI, two processes that kill each other
+    left the survivor running): a scrub kills each user whether it was seen or not. `seen_first` trusts the look,
+    for the sandbox's server, which is its runs' subreaper and has reaped them all first."""
+    uid = slot.solution
+    sleeper = as_user(uid, "import os, time\nos.write(1, b'ready\\n')\ntime.sleep(60)\n")
+    monkeypatch.setattr(slots, "live_users", lambda uids, but=0: set())  # /proc, as a moving process leaves it
+    slots.scrub(slot, shared=False, seen_first=True)
+    assert sleeper.poll() is None  # trusted, the look was blind
+    slots.scrub(slot, shared=False)
+    assert sleeper.wait(5) == -signal.SIGKILL
+
+
 def test_a_cgroup_is_empty_only_once_its_last_task_is_reaped():
     found, why = cgroups.detect(f"spec2code-probe-{os.getpid()}")
     if not found or "pids" not in found.parents:
