@@ -99,4 +99,4 @@ def returns_a_reply_without_fences_stripped(agent):
     fail(cut(reply.strip()), got, hint)
 
 
-test_check = pytest_view(STEP, __name__)
+test_check, pytest_generate_tests = pytest_view(STEP, __name__)

@@ -111,4 +111,4 @@ def _fails(result: dict) -> bool:
     return result["error"] is not None or bool(result["failed"])
 
 
-test_check = pytest_view(STEP, __name__)
+test_check, pytest_generate_tests = pytest_view(STEP, __name__)

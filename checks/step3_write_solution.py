@@ -78,4 +78,4 @@ def returns_the_code_of_the_reply(agent):
     need_extracted(got, agent.script.other.solution, "write_solution", "solution")
 
 
-test_check = pytest_view(STEP, __name__)
+test_check, pytest_generate_tests = pytest_view(STEP, __name__)

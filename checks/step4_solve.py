@@ -228,4 +228,4 @@ def _summary(result: dict) -> str:
     return f"{result['passed']} passed"
 
 
-test_check = pytest_view(STEP, __name__)
+test_check, pytest_generate_tests = pytest_view(STEP, __name__)
