@@ -43,6 +43,7 @@ ROOT="${SPEC2CODE_AUTOGRADER_ROOT:-/autograder}"
 LIMIT=@LIMIT@  # seconds grading may take before it is stopped and a zero is written
 RESULTS="$ROOT/results/results.json"
 LOG="$(mktemp)"
+trap 'rm -f "$LOG"' EXIT  # however this script ends, it leaves no file behind
 mkdir -p "$ROOT/results"
 rm -f "$RESULTS"
 cd "$ROOT"

@@ -11,6 +11,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -94,8 +95,13 @@ def run_autograder(root: Path, env: dict, files: dict, script: str = "run_autogr
     for name, text in files.items():
         (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "submission" / name).write_text(text, encoding="utf-8")
-    done = subprocess.run(wrap([str(root / script)]), cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    temporary = Path(tempfile.mkdtemp(prefix="tmp-", dir=root.parent))  # a temporary folder of this run's own
+    temporary.chmod(0o1777)  # shared by all, as /tmp is
+    done = subprocess.run(wrap([str(root / script)]), cwd=root, env={**env, "TMPDIR": str(temporary)},
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    assert list(temporary.iterdir()) == [], "run_autograder left files in the temporary folder"
+    temporary.rmdir()
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     gradescope_spec.validate(results)
     return results
