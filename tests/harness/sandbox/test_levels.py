@@ -53,7 +53,7 @@ def probe_with(command, env=None):
 
 
 GRADE_AS_ROOT = """
-import json, os, sys, tempfile
+import json, os, shutil, sys, tempfile
 sys.path.insert(0, os.getcwd())
 from checks.runner import Agent
 from checks.runner.parent import LoadFailed
@@ -66,6 +66,8 @@ try:
         print(json.dumps({"uid": child.call("extract_code", "x")}))
 except LoadFailed as e:
     print(json.dumps({"raised": "LoadFailed", "message": str(e)}))
+finally:
+    shutil.rmtree(folder)
 """
 
 
