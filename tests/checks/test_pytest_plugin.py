@@ -42,3 +42,15 @@ def test_no_other_file_is_collected_by_the_plugin():
     for path in (ROOT / "checks" / "define.py", ROOT / "checks" / "runner" / "link.py",
                  ROOT / "tests" / "checks" / "test_steps.py", ROOT / "tests" / "step1_extract_code.py"):
         assert pytest_collect_file(path, parent) is None, path
+
+
+def test_importing_every_step_as_the_grader_does_leaves_pytest_unimported():
+    # The pytest view is made when pytest collects a step (its pytest_generate_tests hook), not at import: the
+    # grader imports every step, and a Gradescope run paid for pytest's import without using it.
+    code = ("import importlib, sys, checks.grading; from checks.steps import STEPS; "
+            "[importlib.import_module(step.module) for step in STEPS]; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pytest'))")
+    done = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); {code}"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
