@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import atexit
-import base64
 import contextlib
-import functools
 import json
-import marshal
 import os
 import socket
 import subprocess
@@ -15,7 +12,7 @@ import sys
 import threading
 import time
 
-from .. import settings, syntax
+from .. import settings
 from ..text import one_line
 from ..levels import NAMESPACES, PROCESS, TABLE
 from . import wire
@@ -23,7 +20,8 @@ from .records import exchange as _exchange
 from .results import MAX_TEST_SOURCE, assemble, result, static_names
 
 SERVER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
-MAX_COMPILED_HERE = 64 << 10  # characters of test source compiled in the caller (32 kept): 2 MB took 1.3 GB here
+MAX_COMPILED_KEPT = 64 << 10  # characters of a test source whose compiled code is kept for the next runs
+COMPILED_SOURCES = 32  # test sources whose compiled code is kept (the most recently used)
 START_TIMEOUT = 60.0  # seconds the server may take to start on a slow, busy machine
 
 
@@ -240,9 +238,14 @@ def _run(solution_src, test_src, timeout):
     os.close(req_r)
     os.close(res_w)
     try:
-        compiled = _compile_tests(test_src) if len(test_src) <= MAX_COMPILED_HERE else None
-        payload = json.dumps({"solution": solution_src, "tests": test_src, "compiled": compiled}).encode()
-        events, timed_out = _exchange(req_w, res_r, payload, deadline)
+        compiled = _COMPILED.get(test_src)
+        ask = compiled is None and len(test_src) <= MAX_COMPILED_KEPT
+        payload = json.dumps({"solution": solution_src, "tests": test_src, "compiled": compiled, "compile": ask})
+        events, timed_out = _exchange(req_w, res_r, payload.encode(), deadline)
+        if ask and events and events[0].get("event") == "compiled":  # only the first record is the run's own
+            code = events.pop(0).get("code")
+            if isinstance(code, str):
+                _COMPILED.keep(test_src, code)
     finally:
         os.close(res_r)
         with _SERVER.lock:
@@ -258,17 +261,30 @@ def _run(solution_src, test_src, timeout):
     return assemble(events, timed_out, timeout, isolation, test_src)
 
 
-@functools.lru_cache(maxsize=32)
-def _compile_tests(test_src: str) -> str | None:
-    """pytest's assertion rewriting, done once per test source here instead of in every run (for sources up to
-    MAX_COMPILED_HERE characters: a larger one is compiled by its run, inside the run's own memory limit)."""
-    try:
-        from _pytest.assertion.rewrite import rewrite_asserts
+class _Compiled:
+    """Test sources compiled as pytest's import would (asserts rewritten), each by the first run that had it.
 
-        with syntax.LOCK:  # a tree built and compiled one thread at a time (see harness/syntax.py)
-            tree = syntax.parse(test_src, "test_solution.py")
-            rewrite_asserts(tree, test_src.encode(), "test_solution.py", None)
-            code = compile(tree, "test_solution.py", "exec", dont_inherit=True)
-        return base64.b64encode(marshal.dumps(code)).decode()
-    except Exception:  # noqa: BLE001 - the run compiles it itself and reports the problem properly
-        return None
+    A run compiles its tests in its own test process, inside its limits, and sends the code back as its first
+    record, before any test code has run there, so no test can change it; the next runs of that source get it ready
+    to load. Compiling here instead imported most of pytest into every caller: some 55 ms of CPU a grading."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.codes: dict[str, str] = {}  # in the order last used
+
+    def get(self, source: str) -> str | None:
+        with self.lock:
+            code = self.codes.pop(source, None)
+            if code is not None:
+                self.codes[source] = code
+            return code
+
+    def keep(self, source: str, code: str) -> None:
+        with self.lock:
+            self.codes.pop(source, None)
+            self.codes[source] = code
+            while len(self.codes) > COMPILED_SOURCES:
+                del self.codes[next(iter(self.codes))]
+
+
+_COMPILED = _Compiled()

@@ -5,6 +5,7 @@ Loaded by the sandbox server by name (never through the `harness` package, which
 
 from __future__ import annotations
 
+import ast
 import base64
 import inspect
 import io
@@ -17,6 +18,7 @@ import types
 from pathlib import Path
 
 import pytest
+from _pytest.assertion.rewrite import rewrite_asserts
 from text import cut
 
 MAX_DETAILS = 2000  # characters kept of one failure report (a test phase's, a load error's): enough for a model
@@ -50,6 +52,18 @@ class Recorder:
 
 
 RECORDER = Recorder()
+
+
+def compile_tests(source):
+    """A test source with its asserts rewritten as pytest's import would, compiled: the text `preload_test_module`
+    takes (marshalled, base64). None where it does not compile: pytest then imports the file and reports why."""
+    try:
+        tree = ast.parse(source, "test_solution.py")
+        rewrite_asserts(tree, source.encode(), "test_solution.py", None)
+        code = compile(tree, "test_solution.py", "exec", dont_inherit=True)
+        return base64.b64encode(marshal.dumps(code)).decode()
+    except Exception:  # noqa: BLE001 - a syntax error, too deep a nesting: pytest's own import reports it
+        return None
 
 
 def preload_test_module(compiled, path):

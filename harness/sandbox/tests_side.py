@@ -17,8 +17,8 @@ import pages
 import tidy
 import walls
 from proxy import Channel, make_proxy
-from runner import (MAX_DETAILS, RECORDER, collect_file, first_line_of_collect_error, preload_test_module, rehearse,
-                    run_items, typical_run)
+from runner import (MAX_DETAILS, RECORDER, collect_file, compile_tests, first_line_of_collect_error,
+                    preload_test_module, rehearse, run_items, typical_run)
 from solution_side import start_solution_side
 from text import cut
 from wire import recv_frame_fds, send_frame
@@ -94,6 +94,12 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     least, most, share = LOAD_MARGIN
     load_by = deadline - min(most, max(least, share * timeout))
+    compiled = payload.get("compiled")
+    if not compiled and payload.get("compile"):
+        # Always the first record, sent before any test code runs here (so no test can forge it): the caller keeps
+        # the code for the next runs of these tests.
+        compiled = compile_tests(payload["tests"])
+        emit(event="compiled", code=compiled)
     try:
         send_frame(channel.sock, {"solution": payload["solution"], "cpu_seconds": int(timeout) + 1})
         load = checked_load(channel.receive(until=load_by))
@@ -117,8 +123,8 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
             setattr(builtins, name, proxy)
 
     RECORDER.reset(emit)
-    if payload.get("compiled"):
-        preload_test_module(payload["compiled"], test_path)
+    if compiled:
+        preload_test_module(compiled, test_path)
     items = collect_file(session, test_path)
     clock.append(time.monotonic())
     emit(event="collected", names=[item.name for item in items])

@@ -1,12 +1,15 @@
 """harness.run: the result contract, pytest features, and each kind of error."""
 
 import json
+import subprocess
+import sys
 import time
 
 import pytest
 
 import harness
 from harness.tasks import HOLDOUT_TESTS, LEAP_YEAR
+from tests.paths import ROOT
 
 REFERENCE_SOLUTION, BUGGY_SOLUTIONS = LEAP_YEAR.reference, LEAP_YEAR.buggy
 
@@ -278,3 +281,72 @@ def test_the_isolation_summary_says_what_could_not_be_enforced(monkeypatch, leve
         assert summary.startswith("namespaces")
     else:
         assert summary.startswith("process only:") and "file system" in summary
+
+
+TWO_TESTS = "def test_right():\n    assert add(1, 2) == 3\n\n\ndef test_wrong():\n    assert add(2, 2) == 5\n"
+COMPILED_ONCE = """
+import json, sys
+import harness
+from harness.sandbox import caller
+
+firsts = []
+exchange = caller._exchange
+def first_record(*args):
+    events, timed_out = exchange(*args)
+    firsts.append(events[0].get("event"))
+    return events, timed_out
+caller._exchange = first_record
+results = [harness.run({add!r}, {tests!r}) for _ in range(2)]
+print(json.dumps({{"firsts": firsts, "results": results, "pytest": sorted(m for m in sys.modules if "pytest" in m)}}))
+"""
+
+
+def test_a_source_is_compiled_by_its_first_run_and_the_caller_imports_none_of_pytest():
+    """Asserts are rewritten (so a failure shows the call and its value) by the run's own test process, which sends
+    the code back as its first record; the caller keeps it, and the next run of the same tests loads it ready."""
+    done = subprocess.run([sys.executable, "-c", COMPILED_ONCE.format(add=ADD, tests=TWO_TESTS)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=True)
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["firsts"] == ["compiled", "collected"], seen["firsts"]  # the second run was sent the code
+    for result in seen["results"]:
+        assert result["passed"] == 1 and result["failed"] == ["test_wrong"], result
+        assert "where 4 = add(2, 2)" in result["output"], result["output"]
+    assert seen["pytest"] == [], seen["pytest"]
+
+
+FORGES_THE_COMPILED_CODE = """
+import base64, json, marshal, os, stat
+
+FORGED = compile("def test_forged():\\n    pass\\n", "test_solution.py", "exec")
+RECORD = ("\\n" + json.dumps({"event": "compiled", "code": base64.b64encode(marshal.dumps(FORGED)).decode()})
+          + "\\n").encode()
+for fd in range(3, 1024):  # every pipe this process may write to: the run's records go down one of them
+    try:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            os.write(fd, RECORD)
+    except OSError:
+        pass
+
+
+def test_real():
+    assert add(1, 2) == 3
+"""
+
+
+def test_tests_that_forge_their_compiled_code_do_not_change_what_the_next_runs_load():
+    """Test code runs only after the run has sent its compiled code (always the first record): a record it forges
+    comes later, and the caller takes none but the first, so the next runs of these tests run them as written."""
+    from harness.sandbox import caller
+
+    for _ in range(3):
+        result = harness.run(ADD, FORGES_THE_COMPILED_CODE)
+        assert result["passed"] == result["total"] == 1 and result["error"] is None, result
+    kept = caller._COMPILED.get(FORGES_THE_COMPILED_CODE)
+    assert kept and "test_forged" not in repr(marshal_loads(kept).co_names)
+
+
+def marshal_loads(code):
+    import base64
+    import marshal
+
+    return marshal.loads(base64.b64decode(code))
