@@ -143,9 +143,10 @@ def warm_module_lookup():
 
     pytest reads it to show a failing test's source (inspect.getmodule), and fills it on first use by walking every
     loaded module's path with a stat call per folder: about 3,000 calls and 15 ms in each fresh test process.
+    A file no module has makes it walk every time, over the modules loaded since (inspect skips those it has seen).
     Best effort: a module whose file cannot be looked at only leaves the table as pytest would have found it."""
     try:
-        inspect.getmodule(warm_module_lookup.__code__)
+        inspect.getmodule(warm_module_lookup.__code__, os.devnull)
     except Exception:  # noqa: BLE001 - an installed module with an odd __file__ must never stop the server
         pass
 

@@ -51,9 +51,9 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, prepare_failure_reports, rehearse, warm_module_lookup, warm_pytest  # noqa: E402
+from runner import RECORDER, prepare_failure_reports, warm_module_lookup  # noqa: E402
 from solution_side import name_lab_modules  # noqa: E402
-from tests_side import learn_written_pages, spare_process  # noqa: E402
+from tests_side import learn_from_a_rehearsal, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
 
 sys.path.remove(_HERE)
@@ -91,12 +91,9 @@ class Server:
     def pytest_collection(self, session):
         try:
             self.control = socket.socket(fileno=int(sys.argv[1]))
-            self.import_what_runs_use(session)
             warm_module_lookup()
             prepare_failure_reports()
-            name_lab_modules()
-            gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
-            learn_written_pages(session, os.path.join(self.machine.base_dir, "learn"))
+            self.learn_what_runs_need(session)
             self.spares.append(self.fork_spare(session))
             send_frame(self.control, self.hello)
             self.serve(session)
@@ -215,17 +212,23 @@ class Server:
                     pass
             time.sleep(0.001)
 
-    def import_what_runs_use(self, session):
-        """Import here whatever a throwaway run (in a fork) loaded, so forks start warm."""
-        before = set(sys.modules)
-        warm = os.path.join(self.machine.base_dir, "warm")
-        loaded = rehearse(lambda: warm_pytest(session, warm), lambda: sorted(set(sys.modules) - before))
-        tidy.remove_tree(warm)
-        for name in loaded or []:
-            try:
-                __import__(name)
-            except Exception:  # noqa: BLE001 - warming is best effort
-                pass
+    def learn_what_runs_need(self, session):
+        """Learn from throwaway runs (in a fork) what forks should find ready: the modules runs load, imported here,
+        and the pages a run writes. Where runs loaded modules the server had not (none, with pytest 9), the server
+        imports them and learns the pages again, as its memory has moved."""
+        folder = os.path.join(self.machine.base_dir, "learn")
+        for attempt in (1, 2):
+            name_lab_modules()
+            gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
+            loaded = learn_from_a_rehearsal(session, folder)
+            if not loaded or attempt == 2:
+                return
+            for name in loaded:
+                try:
+                    __import__(name)
+                except Exception:  # noqa: BLE001 - warming is best effort
+                    pass
+            warm_module_lookup()  # the new modules' files too
 
     def shutdown(self):
         """End every run, remove every folder, then exit. Nothing here may stop it from reaching the exit."""

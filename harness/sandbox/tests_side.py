@@ -18,7 +18,7 @@ import tidy
 import walls
 from proxy import Channel, make_proxy
 from runner import (MAX_DETAILS, RECORDER, collect_file, compile_tests, first_line_of_collect_error,
-                    preload_test_module, rehearse, run_items, typical_run)
+                    preload_test_module, rehearse, run_items, typical_run, warm_pytest)
 from solution_side import start_solution_side
 from text import cut
 from wire import recv_frame_fds, send_frame
@@ -30,12 +30,21 @@ KINDS = ("syntax error", "import error", "memory", "crash", "timeout")  # what a
 WRITTEN: list[tuple[int, int]] = []  # the page ranges a run writes (see pages.py), learned once by the server
 
 
-def learn_written_pages(session, folder):
-    """In the server, once warm: learn which pages a run writes, from a throwaway run in a fork, for every spare."""
-    mappings = pages.writable_mappings()
-    learned = rehearse(lambda: typical_run(session, folder), lambda: pages.owned(mappings))
+def learn_from_a_rehearsal(session, folder) -> list[str]:
+    """In the server, once warm: from throwaway runs in one fork, learn which pages a run writes (for every spare to
+    copy ahead), and return the modules runs load that the server has not (for it to import, then learn again)."""
+    mappings, before = pages.writable_mappings(), set(sys.modules)
+
+    def learned():
+        written = pages.owned(mappings)  # a typical run's, before a wider one (fixtures, classes, failures) below
+        warm_pytest(session, os.path.join(folder, "wider"))
+        return {"pages": written, "modules": sorted(set(sys.modules) - before)}
+
+    found = rehearse(lambda: typical_run(session, folder), learned)
     tidy.remove_tree(folder)
-    WRITTEN[:] = [(int(start), int(length)) for start, length in learned or []]
+    found = found if isinstance(found, dict) else {}
+    WRITTEN[:] = [(int(start), int(length)) for start, length in found.get("pages") or []]
+    return [str(name) for name in found.get("modules") or []]
 
 
 def spare_process(session, run, ladder, link):

@@ -184,3 +184,37 @@ def test_each_test_process_starts_ready_to_report_failures_and_its_reports_are_p
     for name in result["failed"]:
         report = result["output"].split(f"{name}:\n", 1)[1].split("\n\n", 1)[0]
         assert f"_ {name} _" in own and report in own, (report, own)
+
+
+# The server's warm-up, in a process of its own: what one rehearsal teaches, where runs load a module it has not.
+REHEARSAL = """
+import json, os, sys
+sys.path[:0] = [{sandbox!r}, {harness!r}]  # as the server loads them: by name
+import pytest, server, tests_side
+from runner import RECORDER
+
+class LoadsAModule:
+    def pytest_runtest_call(self, item):
+        import colorsys  # noqa: F401 - a module no run loaded before: the rehearsal must name it
+
+class Learns:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session):
+        loaded = tests_side.learn_from_a_rehearsal(session, os.path.join({folder!r}, "learn"))
+        print(json.dumps({{"loaded": loaded, "pages": len(tests_side.WRITTEN), "here": "colorsys" in sys.modules,
+                          "left": os.listdir({folder!r})}}), file=sys.__stderr__)
+        os._exit(0)
+
+pytest.main([*server.PYTEST_ARGS, "--rootdir", {folder!r}, "-c", os.devnull, {folder!r}],
+            plugins=[Learns(), LoadsAModule(), RECORDER])
+"""
+
+
+def test_one_rehearsal_learns_the_pages_a_run_writes_and_names_the_modules_runs_load(tmp_path):
+    sandbox = ROOT / "harness" / "sandbox"
+    code = REHEARSAL.format(sandbox=str(sandbox), harness=str(sandbox.parent), folder=str(tmp_path))
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    learned = json.loads(done.stderr.strip().splitlines()[-1])
+    assert learned["loaded"] == ["colorsys"], learned  # for the server to import; learned in a fork, not here
+    assert not learned["here"] and learned["pages"] > 0 and learned["left"] == [], learned
