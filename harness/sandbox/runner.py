@@ -5,7 +5,6 @@ Loaded by the sandbox server by name (never through the `harness` package, which
 
 from __future__ import annotations
 
-import ast
 import base64
 import inspect
 import io
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from _pytest.assertion.rewrite import rewrite_asserts
+from syntax import parse
 from text import cut
 
 MAX_DETAILS = 2000  # characters kept of one failure report (a test phase's, a load error's): enough for a model
@@ -58,7 +58,7 @@ def compile_tests(source):
     """A test source with its asserts rewritten as pytest's import would, compiled: the text `preload_test_module`
     takes (marshalled, base64). None where it does not compile: pytest then imports the file and reports why."""
     try:
-        tree = ast.parse(source, "test_solution.py")
+        tree = parse(source, "test_solution.py")
         rewrite_asserts(tree, source.encode(), "test_solution.py", None)
         code = compile(tree, "test_solution.py", "exec", dont_inherit=True)
         return base64.b64encode(marshal.dumps(code)).decode()

@@ -4,7 +4,7 @@ Started by `harness.sandbox` as `python -I server.py FD`, in a session of its ow
 terminal does not reach it): it ends, removing everything of its runs, when the caller closes the socket FD (the
 caller exiting, however it dies), or on SIGTERM. It never imports the `harness` package, so nothing in its
 memory, and nothing forked from it, knows the held-out tests: it imports the modules beside it by name, and the
-lab's text helpers (harness/text.py, which import nothing) by path.
+lab's text and syntax helpers (harness/text.py and harness/syntax.py, which import nothing of the lab) by path.
 
 Per run, at the namespaces level (see walls.py for the others):
     server (pytest configured once)
@@ -36,9 +36,10 @@ import traceback
 
 # The sandbox's own modules sit beside this file; they are imported by name, not through `harness`.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_TEXT = importlib.util.spec_from_file_location("text", os.path.join(os.path.dirname(_HERE), "text.py"))
-sys.modules["text"] = importlib.util.module_from_spec(_TEXT)
-_TEXT.loader.exec_module(sys.modules["text"])
+for _name in ("text", "syntax"):  # the lab's helpers that import nothing of it, by path
+    _spec = importlib.util.spec_from_file_location(_name, os.path.join(os.path.dirname(_HERE), f"{_name}.py"))
+    sys.modules[_name] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules[_name])
 sys.path.insert(0, _HERE)
 import linux  # noqa: E402
 import reachable  # noqa: E402

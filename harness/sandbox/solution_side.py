@@ -19,7 +19,8 @@ from wire import MAX_FRAME, Unsendable, decode, encode, frame, recv_frame, send_
 
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
 LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire", "proxy", "tests_side", "reachable",
-               "solution_side", "text", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy", "pages")
+               "solution_side", "text", "syntax", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy",
+               "pages")
 
 # Those modules as the server named them once warm (see name_lab_modules), and how many modules it had then.
 _NAMED: tuple[tuple[str, ...], int] = ((), -1)
