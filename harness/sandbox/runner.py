@@ -67,8 +67,9 @@ def compile_tests(source):
 
 
 def preload_test_module(compiled, path):
-    """Put the caller's assertion-rewritten code in place as the test module, so pytest need not
-    rewrite it again. If it fails to load, pytest imports the file itself and reports why."""
+    """Put the test source's compiled code (see `compile_tests`: this run's, or an earlier run's that the caller kept)
+    in place as the test module, so pytest need not rewrite it. If it fails to load, pytest imports the file itself
+    and reports why."""
 
     def with_filename(code):
         consts = tuple(with_filename(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
