@@ -160,10 +160,10 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
     emit(event="stages", faults=resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults,
          **{stage: b - a for stage, a, b in zip(("load", "collect", "tests"), clock, clock[1:])})
     channel.drain()
-    channel.end()
     if channel.printed:
         emit(event="printed", text="".join(channel.printed), cut=channel.printed_extra)
     emit(event="done")
+    channel.end()  # after "done" has gone: the solution's process, woken to end, may run first on this core
 
 
 def checked_load(message):
