@@ -16,6 +16,7 @@ import re
 import shlex
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from harness.errors import LaunchError
@@ -95,7 +96,8 @@ def register_kernel(prefix: Path) -> str:
     except ImportError as exc:
         raise LaunchError(f"ipykernel is not installed in this Python ({exc}). Install the lab with: pip install -e .")
     try:
-        where = install(kernel_name=KERNEL_NAME, display_name=KERNEL_DISPLAY_NAME, prefix=str(prefix))
+        where = _staged_apart(lambda: install(kernel_name=KERNEL_NAME, display_name=KERNEL_DISPLAY_NAME,
+                                              prefix=str(prefix)))
     except OSError as exc:
         raise LaunchError(
             f"Cannot register the lab's kernel under {prefix}: {exc.strerror or exc}. "
@@ -105,6 +107,17 @@ def register_kernel(prefix: Path) -> str:
     spec["argv"].append(KERNEL_EXTENSION)
     write_atomically(spec_file, json.dumps(spec, indent=1) + "\n")
     return f"kernel {KERNEL_NAME!r} registered ({where})"
+
+
+def _staged_apart(call):
+    """`call()` with the temporary folder pointed at a folder of its own, removed afterwards: ipykernel stages the
+    kernelspec in a new folder there and leaves that folder behind, empty (one more on a lab server at every setup)."""
+    with tempfile.TemporaryDirectory(prefix="spec2code-kernelspec-") as folder:
+        before, tempfile.tempdir = tempfile.tempdir, folder
+        try:
+            return call()
+        finally:
+            tempfile.tempdir = before
 
 
 def install_settings(prefix: Path) -> str:

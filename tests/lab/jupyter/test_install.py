@@ -4,6 +4,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,15 @@ def test_setup_installs_each_piece_once_and_keeps_what_others_set(tmp_path):
     installed = prefix / "share" / "jupyter" / "labextensions" / install.labextension_name()
     assert install.same_tree(built, installed)
     assert (installed / json.loads((built / "package.json").read_text())["jupyterlab"]["_build"]["load"]).is_file()
+
+
+def test_registering_the_kernel_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    """ipykernel stages a kernelspec in a folder of the temporary folder, and left that folder there, empty."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    assert install.register_kernel(tmp_path / "env").startswith("kernel 'spec2code-lab' registered")
+    assert list(scratch.iterdir()) == [] and tempfile.gettempdir() == str(scratch)
 
 
 def test_a_students_own_layout_and_a_changed_extension_are_handled(tmp_path):
