@@ -152,6 +152,26 @@ def warm_module_lookup():
         pass
 
 
+class _QuietTerminal:
+    """What stands for pytest's terminal reporter in the server: its writer, and no hooks."""
+
+    def __init__(self, writer):
+        self._tw = writer
+
+
+def quiet_terminal(config):
+    """Take pytest's terminal reporter off every test's path, leaving its writer where pytest looks for it.
+
+    The server's output goes nowhere, yet the reporter answered each test's start and each of its three phases (asking
+    every plugin for a status letter each time): about 1 ms of CPU and 70 of the pages a leap-year run copies. The
+    writer stays for the assertion explanations, which ask it for colours (none, with no terminal)."""
+    manager = config.pluginmanager
+    reporter = manager.get_plugin("terminalreporter")
+    if reporter is not None and hasattr(reporter, "_tw"):
+        manager.unregister(reporter)
+        manager.register(_QuietTerminal(reporter._tw), "terminalreporter")
+
+
 def prepare_failure_reports():
     """Make the reports of failing tests cheaper in every fork of this process, leaving their text as it was.
 

@@ -52,7 +52,7 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, prepare_failure_reports, warm_module_lookup  # noqa: E402
+from runner import RECORDER, prepare_failure_reports, quiet_terminal, warm_module_lookup  # noqa: E402
 from solution_side import name_lab_modules  # noqa: E402
 from tests_side import learn_from_a_rehearsal, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
@@ -92,6 +92,7 @@ class Server:
     def pytest_collection(self, session):
         try:
             self.control = socket.socket(fileno=int(sys.argv[1]))
+            quiet_terminal(session.config)
             warm_module_lookup()
             prepare_failure_reports()
             self.learn_what_runs_need(session)

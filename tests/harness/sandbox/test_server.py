@@ -186,6 +186,33 @@ def test_each_test_process_starts_ready_to_report_failures_and_its_reports_are_p
         assert f"_ {name} _" in own and report in own, (report, own)
 
 
+def test_no_terminal_reporter_answers_a_tests_hooks_and_explanations_are_pytests_own(tmp_path):
+    # The server's output goes nowhere, so pytest's terminal reporter is off every test's path; its writer stays where
+    # assertion explanations look for it, and they read as pytest's own.
+    tests = ("HOOKS = ('pytest_runtest_logstart', 'pytest_runtest_logreport', 'pytest_report_teststatus')\n\n"
+             "def test_no_terminal_reporter_on_the_path(request):\n"
+             "    manager = request.config.pluginmanager\n"
+             "    for hook in HOOKS:\n"
+             "        names = [manager.get_name(impl.plugin) for impl in getattr(manager.hook, hook).get_hookimpls()]\n"
+             "        assert 'terminalreporter' not in names, (hook, names)\n"
+             "    assert request.config.get_terminal_writer() is not None\n\n"
+             "def test_a_list_differs():\n"
+             "    assert add([1, 2], [3]) == [1, 2, 4]\n\n"
+             "def test_a_text_differs():\n"
+             "    assert add('abc\\n', 'def') == 'abc\\nxyz'\n\n"
+             "def test_a_dict_differs():\n"
+             "    assert dict(a=add(1, 2), b=2) == {'a': 3, 'b': 3}\n")
+    result = harness.run(ADD, tests)
+    assert result["failed"] == ["test_a_list_differs", "test_a_text_differs", "test_a_dict_differs"], result["output"]
+    (tmp_path / "test_solution.py").write_text(f"{ADD}\n{tests}", encoding="utf-8")
+    own = subprocess.run([sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "no:cacheprovider", "-k",
+                          "differs", "test_solution.py"], cwd=tmp_path, capture_output=True, text=True).stdout
+    for name in result["failed"]:
+        explanation = [line for line in result["output"].split(f"{name}:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+                       if line.startswith("E ")]
+        assert len(explanation) >= 3 and "\n".join(explanation) in own, (explanation, own)
+
+
 # The server's warm-up, in a process of its own: what one rehearsal teaches, where runs load a module it has not.
 REHEARSAL = """
 import json, os, sys
