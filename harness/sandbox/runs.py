@@ -49,8 +49,11 @@ class Machine:
                 run.cgroups = self.cgroups.create(name)
             except OSError:
                 run.cgroups = []
-        os.makedirs(folder)
-        if not self.ladder.namespaces:  # elsewhere each side's folder lives in its own tmpfs
+        # With namespaces each side's folder lives in its own tmpfs, and nothing of the run on the machine's disk: a
+        # folder made and removed there for nothing cost 0.3 ms of the server's time a run (its removal waited for the
+        # disk to discard its block).
+        if not self.ladder.namespaces:
+            os.makedirs(folder)
             for path, owner in ((run.tests_dir, run.tests_uid), (run.solution_dir, run.solution_uid)):
                 os.makedirs(path, mode=0o700)
                 os.chown(path, owner, owner)

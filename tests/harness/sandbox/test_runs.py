@@ -88,3 +88,18 @@ def test_without_a_count_there_is_nothing_to_wait_for(sandbox_modules, tmp_path)
     started = time.monotonic()
     a_run(runs, [str(tmp_path)])._wait_until_empty(lambda: None)  # a folder with no pids.current
     assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize("namespaces", [True, False])
+def test_a_run_has_folders_on_the_disk_only_below_the_namespaces_level(sandbox_modules, tmp_path, namespaces):
+    # With namespaces each side's folder is in a tmpfs of its own: a folder on the disk served nothing, and removing
+    # it waited for the disk. Below that level, each side's folder is there, owned by the side's user.
+    runs, _, _ = sandbox_modules
+    ladder = type("Ladder", (), {"namespaces": namespaces, "own_users": False})()
+    machine = runs.Machine(ladder, str(tmp_path))
+    machine.cgroups = None  # no cgroups of the machine's for this
+    run = machine.new_run(1)
+    made = sorted(str(path.relative_to(tmp_path)) for path in tmp_path.rglob("*"))
+    assert made == ([] if namespaces else ["run-1", "run-1/solution", "run-1/tests"])
+    run.release()
+    assert list(tmp_path.iterdir()) == []
