@@ -27,12 +27,13 @@ TEST_EXTRA_MEMORY = 1 << 30  # address space the tests may add to what the warm 
 TEST_PROCESSES = 256  # tasks (processes and threads) the tests' user may have at once
 LOAD_MARGIN = (0.2, 1.0, 0.2)  # (least, most, share of the timeout) kept after loading, to report on the tests
 KINDS = ("syntax error", "import error", "memory", "crash", "timeout")  # what a failed load may say
-WRITTEN: list[tuple[int, int]] = []  # the page ranges a run writes (see pages.py), learned once by the server
+WRITTEN = pages.Plan()  # the page ranges a run writes (see pages.py), learned once by the server
 
 
 def learn_from_a_rehearsal(session, folder) -> list[str]:
     """In the server, once warm: from throwaway runs in one fork, learn which pages a run writes (for every spare to
     copy ahead), and return the modules runs load that the server has not (for it to import, then learn again)."""
+    global WRITTEN
     mappings, before = pages.writable_mappings(), set(sys.modules)
 
     def learned():
@@ -43,7 +44,7 @@ def learn_from_a_rehearsal(session, folder) -> list[str]:
     found = rehearse(lambda: typical_run(session, folder), learned)
     tidy.remove_tree(folder)
     found = found if isinstance(found, dict) else {}
-    WRITTEN[:] = [(int(start), int(length)) for start, length in found.get("pages") or []]
+    WRITTEN = pages.Plan(found.get("pages") or [])
     return [str(name) for name in found.get("modules") or []]
 
 
@@ -74,7 +75,7 @@ def spare_process(session, run, ladder, link):
 
     send_frame(link, {"ready": True, "joined": joined})
     # While no run has come, copy the pages a run writes (after the fork above, which would have shared them again).
-    pages.copy_ahead(WRITTEN, until=lambda: select.select([link], [], [], 0)[0])
+    WRITTEN.copy_ahead(until=lambda: select.select([link], [], [], 0)[0])
     try:
         request, fds = recv_frame_fds(link, 4)
         req_fd, res_fd = fds
