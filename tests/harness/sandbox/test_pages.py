@@ -100,3 +100,11 @@ def test_a_plan_copies_the_rest_when_a_range_is_no_longer_mapped():
 
 def test_a_plan_says_how_many_ranges_it_holds():
     assert len(pages.Plan()) == 0 and len(pages.Plan([(4096, 4096), (16384, 8192)])) == 2
+
+
+@pytest.mark.parametrize("number", [None, 1023])  # no such call known here; a number this kernel has no call for
+def test_a_plan_copies_one_range_a_call_where_the_kernel_takes_no_list(monkeypatch, number):
+    buffer, first, start = shared_buffer()
+    ranges = [(first + i * pages.PAGE, pages.PAGE) for i in range(0, PAGES, 2)]
+    monkeypatch.setattr(pages, "PROCESS_MADVISE", number)
+    assert in_a_fork(pages.Plan(ranges).copy_ahead) == str(len(ranges))
