@@ -152,6 +152,16 @@ def test_each_test_process_starts_with_the_module_table_a_failure_report_reads()
     assert "assert add(1, 2) == 4" in result["output"] and "assert 3 == 4" in result["output"], result["output"]
 
 
+def pytest_itself(folder, source: str, keyword: str) -> str:
+    """What `python -m pytest` prints for `source` as test_solution.py, the tests named like `keyword` run as the
+    sandbox runs them (--tb=short), and in the server's environment: without the CI variables, under which pytest
+    shows whole diffs instead of their start."""
+    (folder / "test_solution.py").write_text(source, encoding="utf-8")
+    env = {name: value for name, value in os.environ.items() if name not in ("CI", "BUILD_NUMBER")}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "no:cacheprovider", "-k", keyword,
+                           "test_solution.py"], cwd=folder, capture_output=True, text=True, env=env).stdout
+
+
 def test_each_test_process_starts_ready_to_report_failures_and_its_reports_are_pytests_own(tmp_path):
     # A report of a failure compiled inspect's and tokenize's regular expressions, parsed the whole test file again,
     # and made inspect walk every loaded module to find which one the file is, in every test process: the server
@@ -178,9 +188,7 @@ def test_each_test_process_starts_ready_to_report_failures_and_its_reports_are_p
     result = harness.run(ADD, tests)
     assert result["failed"] == ["test_a_failure", "test_a_failure_over_several_lines"], result["output"]
     # The same file run by pytest itself, as the sandbox runs it (--tb=short), reports the same lines.
-    (tmp_path / "test_solution.py").write_text(tests, encoding="utf-8")
-    own = subprocess.run([sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "no:cacheprovider", "-k",
-                          "a_failure", "test_solution.py"], cwd=tmp_path, capture_output=True, text=True).stdout
+    own = pytest_itself(tmp_path, tests, "a_failure")
     for name in result["failed"]:
         report = result["output"].split(f"{name}:\n", 1)[1].split("\n\n", 1)[0]
         assert f"_ {name} _" in own and report in own, (report, own)
@@ -204,11 +212,7 @@ def test_no_terminal_reporter_answers_a_tests_hooks_and_explanations_are_pytests
              "    assert dict(a=add(1, 2), b=2) == {'a': 3, 'b': 3}\n")
     result = harness.run(ADD, tests)
     assert result["failed"] == ["test_a_list_differs", "test_a_text_differs", "test_a_dict_differs"], result["output"]
-    (tmp_path / "test_solution.py").write_text(f"{ADD}\n{tests}", encoding="utf-8")
-    # As the server runs it: without the CI variables, under which pytest shows whole diffs instead of their start.
-    env = {name: value for name, value in os.environ.items() if name not in ("CI", "BUILD_NUMBER")}
-    own = subprocess.run([sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "no:cacheprovider", "-k",
-                          "differs", "test_solution.py"], cwd=tmp_path, capture_output=True, text=True, env=env).stdout
+    own = pytest_itself(tmp_path, f"{ADD}\n{tests}", "differs")
     for name in result["failed"]:
         explanation = [line for line in result["output"].split(f"{name}:\n", 1)[1].split("\n\n", 1)[0].splitlines()
                        if line.startswith("E ")]
