@@ -61,18 +61,18 @@ class Plan:
         for first in range(0, len(self.ranges), batch):
             if until():
                 break
-            count = min(batch, len(self.ranges) - first)
+            ranges = self.ranges[first:first + batch]
             if me is not None:
-                wanted = sum(length for _, length in self.ranges[first:first + count])
-                advised = syscall(ctypes.c_long(PROCESS_MADVISE), ctypes.c_int(me),
-                                  ctypes.byref(self.listed, first * ctypes.sizeof(_Range)), ctypes.c_size_t(count),
-                                  ctypes.c_int(MADV_POPULATE_WRITE), ctypes.c_uint(0))
+                wanted = sum(length for _, length in ranges)
+                listed = ctypes.byref(self.listed, first * ctypes.sizeof(_Range))
+                advised = syscall(ctypes.c_long(PROCESS_MADVISE), ctypes.c_int(me), listed,
+                                  ctypes.c_size_t(len(ranges)), ctypes.c_int(MADV_POPULATE_WRITE), ctypes.c_uint(0))
                 if advised == wanted:
                     done += advised // PAGE
                     continue
                 if advised < 0 and ctypes.get_errno() in (errno.EINVAL, errno.ENOSYS, errno.EPERM):
                     me = None  # this kernel takes the advice one range at a time only (the pidfd is closed after)
-            copied = copy_ahead(self.ranges[first:first + count], batch=count)
+            copied = _one_range_a_call(ranges)
             if copied < 0:
                 break
             done += copied
@@ -110,15 +110,13 @@ def owned(mappings: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return ranges if len(ranges) <= MAX_RANGES else []
 
 
-def copy_ahead(ranges: list[tuple[int, int]], until=lambda: False, batch: int = 32) -> int:
-    """Write-fault `ranges` in the kernel, one madvise call a range (checking `until()` every `batch` ranges, as
-    Plan.copy_ahead does); the number of pages done, -1 where the kernel has no such advice at all."""
+def _one_range_a_call(ranges: list[tuple[int, int]]) -> int:
+    """Write-fault `ranges` with one madvise call each; the number of pages done, -1 where the kernel has no such
+    advice at all."""
     madvise = ctypes.CDLL(None, use_errno=True).madvise
     madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
     done = 0
-    for i, (start, length) in enumerate(ranges):
-        if i % batch == 0 and until():
-            break
+    for start, length in ranges:
         if madvise(start, length, MADV_POPULATE_WRITE) == 0:
             done += length // PAGE
         elif not done and ctypes.get_errno() == errno.EINVAL:  # at once: a kernel without it (before 5.14)
