@@ -14,13 +14,12 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-import platform
 
 MADV_POPULATE_WRITE = 23
 PAGE = os.sysconf("SC_PAGE_SIZE")
 _PRESENT, _EXCLUSIVE = 1 << 63, 1 << 56  # pagemap: the page is in memory; it is mapped by this process alone
 MAX_RANGES = 4096  # more ranges than this and the list itself costs more than the faults it saves
-PROCESS_MADVISE = {"x86_64": 440, "aarch64": 440}.get(platform.machine())  # its system call number
+PROCESS_MADVISE = {"x86_64": 440, "aarch64": 440}.get(os.uname().machine)  # its system call number
 
 
 class _Range(ctypes.Structure):  # struct iovec

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import platform
+import os
 import struct
 import sys
 
@@ -24,6 +24,9 @@ X32_BIT = 0x40000000
 NAMESPACE_FLAGS = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
 AF_VSOCK = 40
 LOCK_COMMANDS = (6, 7, 37, 38, 1024, 1026)  # F_SETLK, F_SETLKW, F_OFD_SETLK(W), F_SETLEASE, F_NOTIFY
+# What platform.machine() says, read without importing `platform`: that import compiles regular expressions and
+# cost some 4 ms of CPU in each process that puts up walls (the grader, every agent's process).
+MACHINE = os.uname().machine
 
 # (AUDIT_ARCH, system call numbers) per machine.
 ARCHES = {
@@ -47,22 +50,22 @@ def supported() -> str | None:
     """None if a filter can be installed here, else why not."""
     if not sys.platform.startswith("linux"):
         return f"no seccomp on {sys.platform}"
-    if platform.machine() not in ARCHES or sys.byteorder != "little":
-        return f"no seccomp filter written for {platform.machine()}"
+    if MACHINE not in ARCHES or sys.byteorder != "little":
+        return f"no seccomp filter written for {MACHINE}"
     return None
 
 
 def program(network: bool) -> list[tuple]:
     """The filter as (code, jump if true, jump if false, k) rules. `network`: the run has a network namespace of
     its own, so sockets and IPC need not be refused (the namespaces already keep them apart)."""
-    arch, nr = ARCHES[platform.machine()]
+    arch, nr = ARCHES[MACHINE]
     deny, enosys = RET_ERRNO | errno.EPERM, RET_ERRNO | errno.ENOSYS
     refused = {nr[n]: deny for n in ("keyctl", "add_key", "request_key", "unshare", "setns", "flock")}
     refused.update({nr["io_uring_setup"]: enosys, nr["clone3"]: enosys})
     if not network:
         refused.update({nr[n]: deny for n in ("shmget", "semget", "msgget", "mq_open")})
     rules = [(LD, 0, 0, 4), (JEQ, 1, 0, arch), (RET, 0, 0, enosys), (LD, 0, 0, 0)]
-    if platform.machine() == "x86_64":
+    if MACHINE == "x86_64":
         rules += [(JGE, 0, 1, X32_BIT), (RET, 0, 0, enosys)]  # the x32 ABI would bypass every rule below
     for number, action in refused.items():
         rules += [(JEQ, 0, 1, number), (RET, 0, 0, action)]

@@ -14,7 +14,6 @@ import errno
 import fcntl
 import functools
 import os
-import platform
 import shlex
 import shutil
 import stat
@@ -210,7 +209,7 @@ def _refuse_namespaces_then_exec(argv: list[str]) -> None:
     spec = importlib.util.spec_from_file_location("seccomp", SANDBOX / "seccomp.py")
     sc = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(sc)
-    _, nr = sc.ARCHES[platform.machine()]
+    _, nr = sc.ARCHES[sc.MACHINE]
     deny, enosys = sc.RET_ERRNO | errno.EPERM, sc.RET_ERRNO | errno.ENOSYS
     rules = [(sc.LD, 0, 0, 0)]
     for name, action in (("unshare", deny), ("setns", deny), ("clone3", enosys)):
