@@ -28,6 +28,7 @@ TEST_PROCESSES = 256  # tasks (processes and threads) the tests' user may have a
 LOAD_MARGIN = (0.2, 1.0, 0.2)  # (least, most, share of the timeout) kept after loading, to report on the tests
 KINDS = ("syntax error", "import error", "memory", "crash", "timeout")  # what a failed load may say
 WRITTEN = pages.Plan()  # the page ranges a run writes (see pages.py), learned once by the server
+RUNTIME_PREFIX = os.path.realpath(sys.prefix)  # resolved once in the server, not in each test process
 
 
 def learn_from_a_rehearsal(session, folder) -> list[str]:
@@ -69,7 +70,7 @@ def spare_process(session, run, ladder, link):
     limits = dict(cpu_seconds=600, memory_bytes=memory, file_bytes=8 << 20, processes=TEST_PROCESSES, files=256)
     # The tests are model-written code too: they see the runtime, pytest's environment and their own folder.
     walls.finish(ladder, run.tests_uid, run.tests_uid, mountpoint=os.path.join(run.machine.base_dir, "root"),
-                 workdir=run.tests_dir, readonly=[os.path.realpath(sys.prefix)], limits=limits)
+                 workdir=run.tests_dir, readonly=[RUNTIME_PREFIX], limits=limits)
     linux.forbid_inspection()
     sys.dont_write_bytecode = True
 
