@@ -25,7 +25,7 @@ NAMESPACE_FLAGS = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWU
 AF_VSOCK = 40
 LOCK_COMMANDS = (6, 7, 37, 38, 1024, 1026)  # F_SETLK, F_SETLKW, F_OFD_SETLK(W), F_SETLEASE, F_NOTIFY
 # What platform.machine() says, read without importing `platform`, whose import cost some 2-3 ms of CPU in each
-# process that puts up walls (the grader, every agent's process).
+# process that loads the walls without pytest (the grader, every agent's process).
 MACHINE = os.uname().machine
 
 # (AUDIT_ARCH, system call numbers) per machine.
