@@ -7,18 +7,16 @@ the README's table read them here. Imports nothing: the sandbox's processes load
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 NAMESPACES, USER, PROCESS = "namespaces", "user", "process"
 
-
-class Level(NamedTuple):
-    name: str
-    rank: int  # higher is stronger
-    lacks: dict  # {wall: what code can still do at this level}; the sandbox's tests skip an attack on such a wall
-    student: str  # what the level means, for a student (Gradescope, spec2code try)
-    instructor: str  # what it means, for an instructor (the class page)
-    one_at_a_time: str = ""  # why a class is graded one submission at a time at this level ("": several at once)
+# A level's fields. name; rank: higher is stronger; lacks: {wall: what code can still do at this level} (the
+# sandbox's tests skip an attack on such a wall); student: what the level means for a student (Gradescope, spec2code
+# try); instructor: what it means for an instructor (the class page); one_at_a_time: why a class is graded one
+# submission at a time at this level ("": several at once). A namedtuple, not typing's NamedTuple: importing typing
+# cost some 10 ms of CPU in each agent's process, which loads this file and nothing else that needs typing.
+Level = namedtuple("Level", ["name", "rank", "lacks", "student", "instructor", "one_at_a_time"], defaults=[""])
 
 
 TABLE = {level.name: level for level in (
