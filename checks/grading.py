@@ -33,8 +33,9 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
     task: the task of the checks that run the lab's model (see grade_agent). require: the weakest isolation to
     grade with (default: SPEC2CODE_REQUIRE_ISOLATION); below it, IsolationTooWeak before anything is graded. At the
     `user` level, reach.Exposed before anything is graded when a child could read the reference or a classmate's.
-    prepare: a function given the submissions once the walls are known to hold, returning them as they are graded
-    (the grade command compares them for similarity there: nothing is done for a grading that is refused).
+    prepare: a function given the submissions once the walls are known to hold, returning a function that gives them
+    once they are graded, as the reports name them: the grade command compares them for similarity meanwhile
+    (nothing is done for a grading that is refused), and each report's `similar` is then theirs.
     lowered: a function told `(jobs, why)` before anything is graded, when the walls here allow fewer submissions at
     once than `jobs` (see at_once).
     """
@@ -47,8 +48,7 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
         jobs = allowed
         if lowered is not None:
             lowered(jobs, why)
-    if prepare is not None:
-        submissions = list(prepare(submissions))
+    marked = prepare(submissions) if prepare is not None else None
     for current in STEPS:  # load every step's checks here, before threads share them
         checks_of(current)
     points = tuple(points or (1.0,) * len(STEPS))
@@ -68,7 +68,11 @@ def grade_all(submissions, *, jobs: int = DEFAULT_JOBS, timeout=None, points=Non
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        return list(pool.map(one, submissions))
+        reports = list(pool.map(one, submissions))
+        if marked is not None:
+            for report, submission in zip(reports, marked()):
+                report["similar"] = clean_data(similar_rows(submission.similar))
+        return reports
     except BaseException:  # Ctrl-C or SIGTERM: end the children graded now, and the runs they asked for (each
         with live.stop_all(), sandbox.stopped():  # such run waits in a grading thread), so their threads
             pool.shutdown(wait=True, cancel_futures=True)  # finish at once, starting neither a child nor a run
@@ -175,13 +179,18 @@ def score(report: dict, submission: Submission, points, partial: bool, seconds: 
         "platform": submission.platform,
         "late": submission.late,
         "submitted": submission.submitted,
-        "similar": [{"submission": other, "similarity": figure} for other, figure in submission.similar],
+        "similar": similar_rows(submission.similar),
         **report,
         "score": number(sum(r["score"] for r in report["steps"])),
         "max_score": number(sum(r["max_score"] for r in report["steps"])),
         "note": "; ".join(dict.fromkeys(notes)),
         "seconds": round(seconds, 2),
     }
+
+
+def similar_rows(similar) -> list[dict]:
+    """A report's `similar`: the other submissions alike to it, from a Submission's (name, similarity) pairs."""
+    return [{"submission": other, "similarity": figure} for other, figure in similar]
 
 
 def first_failure(report: dict) -> str:

@@ -21,11 +21,12 @@ OWN_CODE = 100  # characters of normalised code, beyond the template, an agent n
 LARGEST = 1 << 20  # bytes: a larger file is no hand-written agent, and tokenizing it would take long
 
 
-def with_similar(submissions: list, *, template: str = "") -> list:
+def with_similar(submissions: list, *, template: str = "", found=None) -> list:
     """The submissions, each with `similar` set to the others alike to it (most alike first).
 
-    template: the source every student starts from (the stubs); what it holds is no one's own code."""
-    found = similar_pairs(submissions, template=template)
+    template: the source every student starts from (the stubs); what it holds is no one's own code. found: the
+    pairs `similar_pairs` gave for them already (see beside.py), if it has run."""
+    found = similar_pairs(submissions, template=template) if found is None else found
     alike: dict[str, list[tuple[str, float]]] = {}
     for first, second, figure in found:
         alike.setdefault(first, []).append((second, figure))

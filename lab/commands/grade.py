@@ -28,7 +28,7 @@ from checks.report.summary import summary
 from checks.runner import CannotStart
 from checks.steps import STEPS
 from checks.submissions import Scratch, survey
-from checks.submissions.similarity import with_similar
+from checks.submissions.beside import Beside
 from harness import levels
 from harness.errors import UsageError
 from harness.files import write_atomically
@@ -52,18 +52,6 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args, found, out)
 
 
-def _compared(submissions: list) -> list:
-    """The submissions, each with the others alike to it (see checks/submissions/similarity.py)."""
-    if len(submissions) < 2:
-        return submissions
-    try:
-        return with_similar(submissions, template=_stubs())
-    except ImportError as exc:  # a lab installed before it needed copydetect
-        print(f"spec2code grade: submissions not compared for similarity: {exc.name} is not installed "
-              f"(pip install {exc.name})", file=sys.stderr)
-        return submissions
-
-
 def _stubs() -> str:
     """The stubs every student starts from, left out when submissions are compared ('' if they cannot be made)."""
     from lab.stubs import render
@@ -85,17 +73,20 @@ def _grade(args, found, out: Path | None) -> int:
         print(f"spec2code grade: grading one submission at a time, not {args.jobs}: {why}. To grade several at "
               "once, grade where the sandbox can make namespaces (see 'The sandbox' in the README).", file=sys.stderr)
 
-    try:
-        with Progress(len(submissions)) as progress:
+    try:  # the submissions are compared for similarity beside the grading (see checks/submissions/beside.py)
+        with Progress(len(submissions)) as progress, Beside(template=_stubs) as beside:
             graded = grade_all(submissions, jobs=args.jobs, timeout=args.timeout, points=args.points,
                                partial=args.partial, credit_blocked=args.credit_blocked, progress=progress,
-                               task=args.task, require=args.require_isolation, prepare=_compared, lowered=lowered)
+                               task=args.task, require=args.require_isolation, prepare=beside.start,
+                               lowered=lowered)
     except KeyboardInterrupt:
         print("\nspec2code grade: interrupted, nothing written", file=sys.stderr)
         return 130
     except CannotStart as exc:
         print(f"spec2code grade: {exc}", file=sys.stderr)
         return exc.exit_status
+    if beside.why:
+        print(f"spec2code grade: submissions not compared for similarity: {beside.why}", file=sys.stderr)
     options = {"visibility": args.visibility, "step_visibility": args.step_visibility} \
         if args.format == "gradescope" else {"assignment": args.assignment} if args.format in LMS_FORMATS else {}
     text = render(graded, args.format, **options)

@@ -85,7 +85,7 @@ def test_one_submission_is_never_said_to_be_graded_one_at_a_time(graded_at):
 def test_the_grade_command_says_once_why_it_grades_one_at_a_time(monkeypatch, tmp_path, capsys):
     from lab.commands import grade, main
 
-    monkeypatch.setattr(grade, "with_similar", lambda submissions, template: submissions)  # not what is tested
+    monkeypatch.setattr(grade.Beside, "start", lambda self, submissions: lambda: submissions)  # not what is tested
     monkeypatch.setattr("checks.isolation.require", lambda required: found(levels.USER))
     monkeypatch.setattr(reach, "readable_by_sandbox_user", lambda paths: [])
     monkeypatch.setattr(grading, "grade_agent", lambda path, **options: {

@@ -503,10 +503,9 @@ def test_grade_writes_each_lms_import_file_from_the_ids_its_export_gave(tmp_path
 
 @pytest.mark.slow
 def test_without_copydetect_grading_goes_on_and_says_what_to_install(tmp_path, capsys, monkeypatch):
-    def missing(*args, **kwargs):
-        raise ImportError("No module named 'copydetect'", name="copydetect")
+    from checks.submissions import beside
 
-    monkeypatch.setattr(grade, "with_similar", missing)
+    monkeypatch.setattr(beside, "COMPARING", "import sys; sys.modules['copydetect'] = None\n" + beside.COMPARING)
     for name in ("amy", "bob"):
         (tmp_path / name).mkdir()
         shutil.copy(STUBS, tmp_path / name / "agent.py")
@@ -515,3 +514,25 @@ def test_without_copydetect_grading_goes_on_and_says_what_to_install(tmp_path, c
     assert [one["score"] for one in json.loads(out)] == [0, 0]
     assert "spec2code grade: submissions not compared for similarity: copydetect is not installed " \
            "(pip install copydetect)" in err
+
+
+@pytest.mark.slow
+def test_the_grader_compares_a_class_without_importing_copydetect_itself(tmp_path):
+    """The comparison runs beside the grading, in a process of its own: the grader never holds copydetect and the
+    plotting it imports (37 MB, which each process the grader forks copied), and the pairs still reach the report."""
+    import subprocess
+    import sys
+
+    for name in ("amy", "bob"):
+        (tmp_path / name).mkdir()
+        shutil.copy(REFERENCE_AGENT, tmp_path / name / "agent.py")
+    script = ("import json, sys\n"
+              "from lab.commands import grade\n"
+              f"assert grade.main([{str(tmp_path)!r}, '--format', 'json', '--out', {str(tmp_path / 'g.json')!r}]) == 0\n"
+              "print(json.dumps(sorted(m for m in ('copydetect', 'matplotlib', 'pygments') if m in sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+    graded = {one["submission"]: one for one in json.loads((tmp_path / "g.json").read_text())}
+    assert graded["amy"]["similar"] == [{"submission": "bob", "similarity": 1.0}]
+    assert graded["bob"]["similar"] == [{"submission": "amy", "similarity": 1.0}]
