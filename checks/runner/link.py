@@ -58,6 +58,7 @@ class ChildLink:
         self._proc = self._slot = None
         self._request = self._reply = self._output = None
         self._mountpoint = ""
+        self._walled = None  # a pidfd on the walled child, the first of a PID namespace of its own (see _watch_walled)
         chosen = ladder(isolation)
         self.python = chosen.python  # what the child is started with: this Python, or a copy others can read
         self._slot = _take_slot() if chosen.own_users else None
@@ -97,6 +98,7 @@ class ChildLink:
                 if fd is not None:
                     os.close(fd)
         self.isolation = self._read_status(status_read)
+        self._walled = self._watch_walled()
 
     def _read_status(self, fd: int) -> dict:
         """What start.py reached, before the agent's code runs; WallsFailed (the child stopped) if it could not."""
@@ -117,6 +119,44 @@ class ChildLink:
             why = reached.get("failed") if isinstance(reached, dict) else None
             raise WallsFailed(f"the agent's process could not be walled in ({why}), so it was not run")
         return reached
+
+    def _watch_walled(self):
+        """A pidfd on the walled child, where it is the first process of a PID namespace of its own and has a user
+        of its own (the namespaces level, as root): once it has ended, so has every process in that namespace, the
+        only processes its user ran, and its IPC namespace and tmpfs, all it could write, are gone. None elsewhere,
+        or where it cannot be told apart (stop() then kills its user's processes one by one)."""
+        from harness import levels
+
+        if self._slot is None or self.isolation.get("level") != levels.NAMESPACES:
+            return None
+        found = _children(self._proc.pid)  # start.py stays behind as the walled child's keeper: its one child
+        if len(found) != 1:
+            return None
+        try:
+            walled = os.pidfd_open(found[0])
+        except (AttributeError, OSError):
+            return None
+        if _children(self._proc.pid) != found:  # it ended meanwhile, and its number may be another's now
+            os.close(walled)
+            return None
+        return walled
+
+    def _end_walled(self, patience: float = 5.0) -> bool:
+        """Kill the walled child (see _watch_walled) and wait until it has ended: True once it has, and with it its
+        whole PID namespace. False where there is no such child, or it was still there after `patience` seconds."""
+        walled, self._walled = self._walled, None
+        if walled is None:
+            return False
+        try:
+            try:
+                signal.pidfd_send_signal(walled, signal.SIGKILL)  # it may have left the group killed before
+            except ProcessLookupError:  # ended already
+                pass
+            return bool(select.select([walled], [], [], patience)[0])
+        except OSError:
+            return False
+        finally:
+            os.close(walled)
 
     def send(self, message: dict) -> None:
         view = memoryview(wire.frame(message))
@@ -190,7 +230,11 @@ class ChildLink:
                 live.note(OUTLIVED)
             scrubbed = False
             try:
-                slots.scrub(self._slot)
+                # Once the walled child's PID namespace has ended, its user runs nothing and left nothing on the
+                # machine (the walls of the namespaces level): killing each of its users as that user forked the
+                # grader twice and read /proc twice, some 15-20 ms an agent.
+                if not self._end_walled():
+                    slots.scrub(self._slot)
                 scrubbed = True
             except OSError as exc:  # its slot stays unclean, so its next holder scrubs it first
                 live.note(f"left a process the grader could not end ({exc})")
@@ -229,6 +273,15 @@ class ChildLink:
                 name = f"signal {-code}"
             return f"its process was killed by {name}", None
         return f"its process exited with code {code}", code
+
+
+def _children(pid: int) -> list[int]:
+    """The children of the one-threaded process `pid` (none if it has ended, or the kernel does not list them)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(child) for child in f.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def _outlived(uid: int, group: int) -> bool:

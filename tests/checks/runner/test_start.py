@@ -107,6 +107,46 @@ def test_a_daemon_the_agent_leaves_is_gone_when_its_child_stops(tmp_path):
     assert not slots.live_users([uid])
 
 
+LEAVES_ITS_GROUP = textwrap.dedent("""
+    import os, time
+
+    os.setsid()  # the agent's own process leaves the process group the grader kills
+
+    def extract_code(reply):
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                while True:
+                    time.sleep(1)
+            os._exit(0)
+        return os.getuid()
+""")
+
+
+@WALLED
+def test_once_its_pid_namespace_has_ended_the_childs_user_is_not_hunted_process_by_process(tmp_path, monkeypatch):
+    """At the namespaces level the child is the first of a PID namespace: killed through a pidfd, and seen to end, it
+    takes every process it started with it, those that left its process group too. No killer runs as its user."""
+    scrubbed = []
+    monkeypatch.setattr(slots, "scrub", lambda *args, **kwargs: scrubbed.append(args))
+    with Agent(write_agent(tmp_path, LEAVES_ITS_GROUP)) as child:
+        uid = child.call("extract_code", "x")
+    assert not slots.live_users([uid])
+    assert scrubbed == []
+
+
+@WALLED
+def test_where_the_child_cannot_be_watched_its_user_is_killed_process_by_process(tmp_path, monkeypatch):
+    scrubbed = []
+    scrub = slots.scrub
+    monkeypatch.setattr(slots, "scrub", lambda *args, **kwargs: scrubbed.append(args) or scrub(*args, **kwargs))
+    monkeypatch.setattr("checks.runner.link._children", lambda pid: [])  # a kernel that does not list them
+    with Agent(write_agent(tmp_path, LEAVES_ITS_GROUP)) as child:
+        uid = child.call("extract_code", "x")
+    assert not slots.live_users([uid])
+    assert len(scrubbed) == 1
+
+
 def test_when_the_walls_cannot_go_up_the_agent_is_not_run(tmp_path, monkeypatch):
     marker = tmp_path / "ran"
     agent = write_agent(tmp_path, f"open({str(marker)!r}, 'w').write('x')\n\ndef extract_code(reply):\n    return 1\n")
