@@ -41,7 +41,7 @@ class Beside:
         `similar` set, once the comparison has ended (see `marked`)."""
         if len(submissions) < 2:
             return lambda: submissions
-        given = {"path": sys.path, "template": self.template(),
+        given = {"path": [entry for entry in sys.path if isinstance(entry, str)], "template": self.template(),
                  "submissions": [[one.name, None if one.path is None else str(one.path)] for one in submissions]}
         try:
             self.process = subprocess.Popen([sys.executable, "-I", "-c", COMPARING], stdin=subprocess.PIPE,
