@@ -2,7 +2,7 @@
 
 Compared in the grader, they held the first grading back (about 10 ms of CPU a submission, and a second to import
 copydetect with the plotting it brings), and those imports made the grader 37 MB larger: every process it forks
-(the killers that scrub each agent's user) copied its page tables. The comparing process reads the agents' files
+(the killers that scrub an agent's user below the namespaces level) copied its page tables. The comparing process reads the agents' files
 as text, as the grader did: it runs none of them.
 
     with Beside(template=stubs) as beside:
@@ -65,6 +65,7 @@ class Beside:
             said = json.loads(out)
         except ValueError:
             said = {}
+        said = said if isinstance(said, dict) else {}
         if "missing" in said:
             self.why = f"{said['missing']} is not installed (pip install {said['missing']})"
         elif "pairs" not in said:
