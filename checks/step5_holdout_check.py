@@ -1,6 +1,7 @@
 """Step 5 checks: `holdout_check(solution_src)` names the held-out tests a solution fails."""
 
 import ast
+import functools
 
 import harness
 from harness import syntax
@@ -114,8 +115,13 @@ def never_reads_an_error_as_nothing_failed(agent):
 
 def held_out_names(source: str) -> list[str]:
     """The test functions a test source defines, in order (what a run that could not complete names as failing)."""
+    return list(_test_names(source))
+
+
+@functools.lru_cache(maxsize=4)
+def _test_names(source: str) -> tuple[str, ...]:  # parsed once a source: a class's every grading asks
     tree = syntax.parse(source)
-    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test")]
+    return tuple(node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test"))
 
 
 test_check, pytest_generate_tests = pytest_view(STEP, __name__)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 
 from harness import syntax
@@ -83,21 +84,25 @@ def is_stub(source: str, function: str) -> bool:
 
 def stub_line(source: str, function: str) -> int | None:
     """The line of the stub's `raise NotImplementedError(...)` when `function` is still the stub (see is_stub)."""
+    return _stub_lines(source).get(function)
+
+
+@functools.lru_cache(maxsize=16)
+def _stub_lines(source: str) -> dict[str, int | None]:
+    """For each function `source` defines at its top (the first definition of a name counts), the line of its stub's
+    raise, or None when it is started. Parsed once a source: grading a submission asks for each step, and more."""
     try:
         tree = syntax.parse(source)
     except (SyntaxError, ValueError):
-        return None
+        return {}
+    found: dict[str, int | None] = {}
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in found:
             body = node.body[1:] if ast.get_docstring(node) is not None else node.body
-            if (
-                len(body) == 1
-                and isinstance(body[0], ast.Raise)
-                and "NotImplementedError" in ast.unparse(body[0].exc or ast.Constant(None))
-            ):
-                return body[0].lineno
-            return None
-    return None
+            stub = (len(body) == 1 and isinstance(body[0], ast.Raise)
+                    and "NotImplementedError" in ast.unparse(body[0].exc or ast.Constant(None)))
+            found[node.name] = body[0].lineno if stub else None
+    return found
 
 
 def first_not_started(source: str) -> Step | None:
