@@ -88,29 +88,8 @@ def test_two_children_never_share_a_user(tmp_path):
         assert one.call("extract_code", "x") != two.call("extract_code", "x")
 
 
-@WALLED
-def test_a_daemon_the_agent_leaves_is_gone_when_its_child_stops(tmp_path):
-    agent = write_agent(tmp_path, textwrap.dedent("""
-        import os, time
-
-        def extract_code(reply):
-            if os.fork() == 0:
-                os.setsid()
-                if os.fork() == 0:
-                    while True:
-                        time.sleep(1)
-                os._exit(0)
-            return os.getuid()
-    """))
-    with Agent(agent) as child:
-        uid = child.call("extract_code", "x")
-    assert not slots.live_users([uid])
-
-
-LEAVES_ITS_GROUP = textwrap.dedent("""
+LEAVES_A_DAEMON = textwrap.dedent("""
     import os, time
-
-    os.setsid()  # the agent's own process leaves the process group the grader kills
 
     def extract_code(reply):
         if os.fork() == 0:
@@ -121,6 +100,15 @@ LEAVES_ITS_GROUP = textwrap.dedent("""
             os._exit(0)
         return os.getuid()
 """)
+# The agent's own process leaves the process group the grader kills, too.
+LEAVES_ITS_GROUP = "import os\n\nos.setsid()\n" + LEAVES_A_DAEMON
+
+
+@WALLED
+def test_a_daemon_the_agent_leaves_is_gone_when_its_child_stops(tmp_path):
+    with Agent(write_agent(tmp_path, LEAVES_A_DAEMON)) as child:
+        uid = child.call("extract_code", "x")
+    assert not slots.live_users([uid])
 
 
 @WALLED
