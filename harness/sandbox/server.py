@@ -52,7 +52,7 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, prepare_failure_reports, quiet_terminal, warm_module_lookup  # noqa: E402
+from runner import RECORDER, prepare_failure_reports, quiet_terminal, warm_module_lookup, warm_test_ids  # noqa: E402
 from solution_side import name_lab_modules  # noqa: E402
 from tests_side import learn_from_a_rehearsal, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
@@ -95,6 +95,7 @@ class Server:
             quiet_terminal(session.config)
             warm_module_lookup()
             prepare_failure_reports()
+            warm_test_ids()
             self.learn_what_runs_need(session)
             self.spares.append(self.fork_spare(session))
             send_frame(self.control, self.hello)

@@ -224,7 +224,7 @@ REHEARSAL = """
 import json, os, sys
 sys.path[:0] = [{sandbox!r}, {harness!r}]  # as the server loads them: by name
 import pytest, server, tests_side
-from runner import RECORDER
+from runner import RECORDER, warm_test_ids
 
 class LoadsAModule:
     def pytest_runtest_call(self, item):
@@ -233,6 +233,8 @@ class LoadsAModule:
 class Learns:
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection(self, session):
+        if {warm!r}:
+            warm_test_ids()  # as the server does before its rehearsal
         loaded = tests_side.learn_from_a_rehearsal(session, os.path.join({folder!r}, "learn"))
         print(json.dumps({{"loaded": loaded, "pages": len(tests_side.WRITTEN), "here": "colorsys" in sys.modules,
                           "left": os.listdir({folder!r})}}), file=sys.__stderr__)
@@ -243,11 +245,21 @@ pytest.main([*server.PYTEST_ARGS, "--rootdir", {folder!r}, "-c", os.devnull, {fo
 """
 
 
-def test_one_rehearsal_learns_the_pages_a_run_writes_and_names_the_modules_runs_load(tmp_path):
+def rehearse(folder, warm: bool) -> dict:
     sandbox = ROOT / "harness" / "sandbox"
-    code = REHEARSAL.format(sandbox=str(sandbox), harness=str(sandbox.parent), folder=str(tmp_path))
+    code = REHEARSAL.format(sandbox=str(sandbox), harness=str(sandbox.parent), folder=str(folder), warm=warm)
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    learned = json.loads(done.stderr.strip().splitlines()[-1])
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_one_rehearsal_learns_the_pages_a_run_writes_and_names_the_modules_runs_load(tmp_path):
+    learned = rehearse(tmp_path, warm=True)
     assert learned["loaded"] == ["colorsys"], learned  # for the server to import; learned in a fork, not here
     assert not learned["here"] and learned["pages"] > 0 and learned["left"] == [], learned
+
+
+def test_the_server_warms_what_names_a_test_by_a_str_parameter(tmp_path):
+    # Runs name test_x[2000] with a codec whose module each test process imported anew (1-3 ms a run).
+    assert "encodings.unicode_escape" in rehearse(tmp_path, warm=False)["loaded"]
+    assert "encodings.unicode_escape" not in rehearse(tmp_path, warm=True)["loaded"]
