@@ -27,7 +27,8 @@ def names_for_a_lab_solution(agent, solution: str) -> list:
 
 def expected_for_a_lab_solution(solution: str) -> list:
     """The held-out tests one of the lab's own solutions fails, by the grader's own run; run once more if it ended
-    in an error, and then the lab's error, never the student's."""
+    in an error, and then the lab's error, never the student's. Asked before the agent is called, so that the agent's
+    run of the same code is handed the grader's result rather than made again."""
     for _ in range(2):
         result = run_tests(solution, harness.HOLDOUT_TESTS)
         if result["error"] is None:
@@ -62,25 +63,28 @@ def expect_names(agent, got: list, solution: str, expected: list | None = None) 
 def finds_nothing_wrong_with_a_correct_solution(agent):
     """returns an empty list for a correct solution"""
     solution = agent.script.solutions["reference"]
+    expected = expected_for_a_lab_solution(solution)
     got = names_for_a_lab_solution(agent, solution)
     if got:
         fail("[] (the reference solution passes every held-out test)", got,
              "return only the tests that failed (result['failed']), not all of them")
-    expect_names(agent, got, solution)
+    expect_names(agent, got, solution, expected)
 
 
 @check
 def names_what_the_century_bug_fails(agent):
     """names the held-out tests that a solution forgetting the century rule fails"""
     solution = agent.script.solutions["forgets_centuries"]
-    expect_names(agent, names_for_a_lab_solution(agent, solution), solution)
+    expected = expected_for_a_lab_solution(solution)
+    expect_names(agent, names_for_a_lab_solution(agent, solution), solution, expected)
 
 
 @check
 def catches_a_solution_fitted_to_the_visible_tests(agent):
     """catches a solution that only fits the visible tests (a lookup of their years)"""
     solution = agent.script.fitted
-    expect_names(agent, names_for_a_lab_solution(agent, solution), solution)
+    expected = expected_for_a_lab_solution(solution)
+    expect_names(agent, names_for_a_lab_solution(agent, solution), solution, expected)
 
 
 # Solutions whose held-out run cannot complete, and what harness.run says then: every test named as failing, and

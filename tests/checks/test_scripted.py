@@ -95,6 +95,61 @@ def test_a_run_that_went_wrong_is_not_handed_to_the_callers_waiting_for_it(monke
     assert memo.run("code", "def test_t(): pass")["error"] is None and len(calls) == 2  # the clean run is kept
 
 
+def test_an_agent_is_handed_the_graders_finished_clean_runs_and_the_grader_never_takes_the_agents(monkeypatch):
+    """What the checks expect is never what an agent's own run returned; the other way round saves a run."""
+    import harness
+    from checks import scripted
+
+    calls = []
+
+    def run(solution, tests, **_):
+        calls.append(solution)
+        error = "crash: the test process stopped" if solution == "crashes" else None
+        return {"passed": 1, "failed": [], "output": solution, "error": error}
+
+    monkeypatch.setattr(harness, "run", run)
+    grader = scripted._Runs()
+    agents = scripted._Runs(reads=grader)
+    grader.run("graders", "def test_t(): pass")
+    handed = agents.run("graders", "def test_t(): pass")
+    assert handed["output"] == "graders" and calls == ["graders"]  # handed over, not run again
+    handed["output"] = "changed by the agent's side"
+    assert grader.run("graders", "def test_t(): pass")["output"] == "graders"  # a copy was handed
+    agents.run("agents", "def test_t(): pass")
+    grader.run("agents", "def test_t(): pass")
+    assert calls == ["graders", "agents", "agents"]  # the grader made its own run
+    grader.run("crashes", "def test_t(): pass")
+    agents.run("crashes", "def test_t(): pass")
+    assert calls[-2:] == ["crashes", "crashes"]  # a run that went wrong is never handed over
+
+
+def test_the_graders_run_still_going_is_not_waited_for(monkeypatch):
+    import threading
+
+    import harness
+    from checks import scripted
+
+    started, release, calls = threading.Event(), threading.Event(), []
+
+    def run(solution, tests, **_):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 1:
+            started.set()
+            release.wait(10)
+        return {"passed": 1, "failed": [], "output": "", "error": None}
+
+    monkeypatch.setattr(harness, "run", run)
+    grader = scripted._Runs()
+    agents = scripted._Runs(reads=grader)
+    going = threading.Thread(target=grader.run, args=("code", "def test_t(): pass"), name="grader")
+    going.start()
+    assert started.wait(10)
+    assert agents.run("code", "def test_t(): pass")["error"] is None
+    release.set()
+    going.join(10)
+    assert calls == ["grader", "MainThread"]
+
+
 def test_a_prompt_the_agents_process_refused_counts_as_a_call_and_is_refused_the_same_way():
     model = ScriptedAsk(["ok"])
     with pytest.raises(RuntimeError, match=f"the prompt is {MAX_READ + 5} characters long; the model reads at most"):
