@@ -139,6 +139,14 @@ def warm_pytest(session, folder):
     sys.modules.pop("test_warmup", None)
 
 
+def warm_forks(config):
+    """In the server, once pytest is configured: do here what every fork would otherwise do for itself."""
+    quiet_terminal(config)
+    warm_module_lookup()
+    prepare_failure_reports()
+    warm_test_ids()
+
+
 def warm_module_lookup():
     """Fill the table `inspect` keeps of which file holds which module, so that forks of this process start with it.
 

@@ -34,6 +34,7 @@ import sys
 import time
 import traceback
 
+gc.disable()  # until the warm state is frozen (learn_what_runs_need): collections took a tenth of the imports' time
 # The sandbox's own modules sit beside this file; they are imported by name, not through `harness`.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 for _name in ("text", "syntax"):  # the lab's helpers that import nothing of it, by path
@@ -52,7 +53,7 @@ if __name__ == "__main__":  # the ladder first: a server that goes on in a reada
 import pytest  # noqa: E402  (imported once here, so every run starts warm)
 import runs  # noqa: E402
 import tidy  # noqa: E402
-from runner import RECORDER, prepare_failure_reports, quiet_terminal, warm_module_lookup, warm_test_ids  # noqa: E402
+from runner import RECORDER, warm_forks, warm_module_lookup  # noqa: E402
 from solution_side import name_lab_modules  # noqa: E402
 from tests_side import learn_from_a_rehearsal, spare_process  # noqa: E402
 from wire import recv_frame, recv_frame_fds, send_frame  # noqa: E402
@@ -92,10 +93,7 @@ class Server:
     def pytest_collection(self, session):
         try:
             self.control = socket.socket(fileno=int(sys.argv[1]))
-            quiet_terminal(session.config)
-            warm_module_lookup()
-            prepare_failure_reports()
-            warm_test_ids()
+            warm_forks(session.config)
             self.learn_what_runs_need(session)
             self.spares.append(self.fork_spare(session))
             send_frame(self.control, self.hello)
@@ -223,6 +221,7 @@ class Server:
         for attempt in (1, 2):
             name_lab_modules()
             gc.freeze()  # what the server holds now is never collected in a fork, so forks share its pages longer
+            gc.enable()  # for the server's own garbage from here on, and for every fork's (tests make garbage too)
             loaded = learn_from_a_rehearsal(session, folder)
             if not loaded or attempt == 2:
                 return

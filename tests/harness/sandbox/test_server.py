@@ -152,6 +152,21 @@ def test_each_test_process_starts_with_the_module_table_a_failure_report_reads()
     assert "assert add(1, 2) == 4" in result["output"] and "assert 3 == 4" in result["output"], result["output"]
 
 
+def test_the_tests_and_the_solution_collect_their_garbage_though_the_server_started_without():
+    # The server collects nothing until its warm state is frozen; its forks must collect, or a test that makes
+    # cyclic garbage in a loop would run out of memory where pytest itself would pass.
+    solution = "import gc\n\ndef collects():\n    return gc.isenabled()\n"
+    tests = ("import gc\n\n"
+             "def test_both_collect():\n"
+             "    assert gc.isenabled() and collects() is True\n\n"
+             "def test_cycles_are_freed():\n"
+             "    class Node: pass\n"
+             "    for _ in range(2_000_000):\n"
+             "        node = Node(); node.me = node; node.data = bytearray(1000)\n")
+    result = harness.run(solution, tests)
+    assert result["error"] is None and result["passed"] == 2, result
+
+
 def pytest_itself(folder, source: str, keyword: str) -> str:
     """What `python -m pytest` prints for `source` as test_solution.py, the tests named like `keyword` run as the
     sandbox runs them (--tb=short), and in the server's environment: without the CI variables, under which pytest
