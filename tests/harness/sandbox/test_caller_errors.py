@@ -118,8 +118,9 @@ def test_tests_that_report_a_flood_of_names_give_a_bounded_result_quickly():
     )
     started = time.monotonic()
     result = harness.run(ADD, tests, timeout=10)
-    # Bounded: the timeout, and as long again for a machine busy with a second suite (15.6 s seen there).
-    assert time.monotonic() - started < 20
+    # Bounded: the timeout, and twice as long again for a machine busy with a second suite (15.6 and 20.1 s seen
+    # there; 10.7-10.9 s alone, 11.3-11.9 s beside five busy loops).
+    assert time.monotonic() - started < 30
     assert len(result["failed"]) <= results.MAX_TESTS and len(json.dumps(result)) < 1_000_000
     assert result["error"] is not None or result["failed"] == []
 
