@@ -40,11 +40,9 @@ def _held_out_runs(agent, solution: str) -> list:
     return [run for run in agent.served if run["solution"] == solution and run["tests"] == harness.HOLDOUT_TESTS]
 
 
-def expect_names(agent, got: list, solution: str, expected: list | None = None) -> None:
-    """`got` names exactly the held-out tests that `solution` fails (as the grader's own run finds them), and it is
-    what a run the grader served to this call returned: the list was measured, not remembered or made up."""
-    if expected is None:
-        expected = expected_for_a_lab_solution(solution)
+def expect_names(agent, got: list, solution: str, expected: list) -> None:
+    """`got` names exactly the held-out tests that `solution` fails (`expected`, as the grader's own run finds them),
+    and it is what a run the grader served to this call returned: the list was measured, not remembered or made up."""
     if sorted(got) != sorted(expected):
         hint = "run harness.HOLDOUT_TESTS against solution_src with harness.run and return result['failed']"
         if not got:
