@@ -1,10 +1,11 @@
 """Benchmark: harness.run against a fresh pytest process per round, a bare interpreter and a fork, side by side.
 
-Run on demand (not part of the test suite; shared machines are noisy, so only ratios measured in one run
-mean anything). It measures the floor (bench/floor.py) and one run back to back and spaced, stage by stage, in the
-same run. It also measures run() against a pytest process at every isolation level this machine gives, each
-in a process of its own: as root, as a normal user (user namespaces) and as root with Docker's default walls (those
-two need root, see tests/harness/sandbox/identities.py), and at the process level:
+Run on demand (not part of the test suite; shared machines are noisy, so only ratios measured in one run mean
+anything). It measures the floor (bench/floor.py) and one run back to back and spaced, stage by stage, in the same
+run, with the CPU a run costs the machine, and a run that tests nothing: what the walls alone cost. It also measures
+run() against a pytest process at every isolation level this machine gives, each in a process of its own: as root,
+as a normal user (user namespaces) and as root with Docker's default walls (those two need root, see
+tests/harness/sandbox/identities.py), and at the process level:
 
     .venv/bin/python bench/run_speed.py [--rounds 30] [--memory-runs 1000] [--check] [--levels]
 """
@@ -28,6 +29,7 @@ sys.path.insert(0, ROOT)
 
 import harness  # noqa: E402
 from bench import floor  # noqa: E402
+from bench.machine import cpu_seconds  # noqa: E402
 from harness.model import offline as offline_model  # noqa: E402
 from harness.sandbox import caller  # noqa: E402
 from harness.tasks import LEAP_YEAR, SPEC  # noqa: E402
@@ -60,8 +62,8 @@ def pytest_process_round(folder: str, tests: str) -> None:
     assert proc.returncode == 0, proc.stdout[-2000:]
 
 
-def sandbox_round(tests: str) -> None:
-    result = harness.run(REFERENCE_SOLUTION, tests)
+def sandbox_round(tests: str, solution: str = REFERENCE_SOLUTION) -> None:
+    result = harness.run(solution, tests)
     assert result["error"] is None and not result["failed"] and result["passed"] > 0, result
 
 
@@ -76,6 +78,10 @@ def fork_only() -> None:
     os.waitpid(pid, 0)
 
 
+EMPTY_SOLUTION, EMPTY_TEST = "x = 1\n", "def test_nothing():\n    pass\n"  # a run of nothing: the walls' own cost
+CALLS = 1000  # calls across the wall in one run, for the cost of one call
+ECHO = "def echo(x):\n    return x\n"
+MANY_CALLS_TEST = f"def test_calls():\n    for i in range({CALLS}):\n        assert echo(i) == i\n"
 STAGES = ("start", "load", "collect", "tests", "finish")  # of one run, in order; "other" is the rest of its time
 
 
@@ -109,18 +115,22 @@ def stage_clock():
         caller._Server.request, caller._exchange = request, exchange
 
 
-def one_run(rounds: int, tests: str, gap: float) -> dict:
-    """Median seconds of one run of the visible tests, `gap` seconds apart, and the median of each stage."""
-    sandbox_round(tests)
-    times = []
+def one_run(rounds: int, tests: str, gap: float, solution: str = REFERENCE_SOLUTION) -> dict:
+    """Median seconds of one run of `tests`, `gap` seconds apart, the median of each stage, and the CPU the whole
+    machine spent a run while it ran (its processes, the server's, the next run's being made ready; back to back,
+    that is all a run costs)."""
+    sandbox_round(tests, solution)
+    times, cpu = [], 0.0
     with stage_clock() as record:
         for _ in range(rounds):
-            times.append(time_once(lambda: sandbox_round(tests)))
+            begun = cpu_seconds()
+            times.append(time_once(lambda: sandbox_round(tests, solution)))
+            cpu += cpu_seconds() - begun
             time.sleep(gap)
     stages = {stage: statistics.median(record[stage]) for stage in STAGES if record[stage]}
     total = statistics.median(times)
     return {"total": total, "stages": {**stages, "other": max(0.0, total - sum(stages.values()))},
-            "faults": statistics.median(record["faults"] or [0])}
+            "faults": statistics.median(record["faults"] or [0]), "cpu": cpu / rounds}
 
 
 def print_one_run(rounds: int, tests: str) -> None:
@@ -130,12 +140,23 @@ def print_one_run(rounds: int, tests: str) -> None:
     print(f"floor (median of 50 each): {parts} = {found['floor'] * 1000:.1f} ms")
     for name, why in found["missing"].items():
         print(f"  (no {name} here: {why})")
+    cores = os.cpu_count() or 1
     for label, gap in (("back to back", 0.0), ("0.3 s apart", 0.3)):
         m = one_run(rounds, tests, gap)
         stages = ", ".join(f"{stage} {seconds * 1000:.1f}" for stage, seconds in m["stages"].items())
         print(f"one run, {label}: {m['total'] * 1000:.1f} ms = {m['total'] / found['floor']:.1f}x the floor "
               f"(target: at most 2x); stages (medians, ms): {stages}; page faults in the test process: "
-              f"{m['faults']:.0f}")
+              f"{m['faults']:.0f}"
+              + ("" if gap else f"; the machine's CPU a run: {m['cpu'] * 1000:.1f} ms, so on {cores} cores runs one "
+                 f"after another can take no less than {m['cpu'] / cores * 1000:.1f} ms each"))
+    nothing = one_run(rounds, EMPTY_TEST, 0.0, EMPTY_SOLUTION)
+    print(f"a run of nothing, back to back (one empty test, a solution of one line): {nothing['total'] * 1000:.1f} ms, "
+          f"{nothing['cpu'] * 1000:.1f} ms of the machine's CPU: what the walls' processes cost a run, whatever it "
+          "tests")
+    m = one_run(rounds, MANY_CALLS_TEST, 0.0, ECHO)
+    per_call = (m["total"] - nothing["total"]) / CALLS
+    print(f"a run of {CALLS:,} calls across the wall, back to back: {m['total'] * 1000:.1f} ms, "
+          f"{m['cpu'] * 1000:.1f} ms of the machine's CPU; about {per_call * 1e6:.0f} us a call")
 
 
 def rss_mib() -> float:
