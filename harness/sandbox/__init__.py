@@ -1,11 +1,12 @@
 """The sandbox: `run(solution, tests)` tests model-written code behind walls and returns plain data.
 
-caller.py (with records.py and results.py) is the side the lab calls; every other module here runs in the
-sandbox's own processes, which never import the `harness` package (it holds the held-out tests): server.py and
-runs.py (a run's life), tests_side.py, runner.py, pages.py, solution_side.py, proxy.py and wire.py (the two sides and
-the wire between them), walls.py (the ladder of harness/levels.py, put up) with linux.py, rootfs.py and seccomp.py
-(the Linux calls it is made of), reachable.py (as root, what the runs' own users must reach: their folders, a
-Python they can read), and slots.py, cgroups.py and tidy.py (giving back what a run took).
+caller.py (with records.py and results.py) is the side the lab calls; every other module here runs in the sandbox's
+own processes, which never import the `harness` package (it holds the held-out tests): server.py and runs.py (a
+run's life), cores.py (one core for a run that calls its solution many times), tests_side.py, runner.py, pages.py,
+solution_side.py, proxy.py and wire.py (the two sides and the wire between them), walls.py (the ladder of
+harness/levels.py, put up) with linux.py, rootfs.py and seccomp.py (the Linux calls it is made of), reachable.py (as
+root, what the runs' own users must reach: their folders, a Python they can read), and slots.py, cgroups.py and
+tidy.py (giving back what a run took).
 """
 
 from ..exports import on_first_use

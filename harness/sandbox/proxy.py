@@ -8,6 +8,7 @@ import select
 import signal
 import time
 
+import cores
 from text import cut
 from wire import FrameReader, FrameTooLarge, Unsendable, decode, encode, send_frame
 
@@ -31,6 +32,7 @@ class Channel:
 
     def __init__(self, sock, out_fd, keeper_pid):
         self.sock, self.out_fd, self.keeper_pid = sock, out_fd, keeper_pid
+        self.calls, self.pinned = 0, None  # calls made; the core both sides share from the MANY_CALLS-th on
         self.reaped = False  # whether keeper_pid was waited for: then it may name another process by now
         self.printed, self.printed_extra = [], 0
         self.dead = None  # why the solution process is gone, once it is
@@ -118,6 +120,9 @@ class Channel:
             request = {"call": name, "args": encode(list(args)), "kwargs": encode(dict(kwargs))}
         except Unsendable as e:
             raise TypeError(f"cannot pass this argument to {name}(): {e}") from None
+        self.calls += 1
+        if self.calls == cores.MANY_CALLS:  # from here on, both sides on one core (see cores.py)
+            self.pinned = request["core"] = cores.pin_here()
         try:
             send_frame(self.sock, request)
             reply = self.receive()

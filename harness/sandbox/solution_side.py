@@ -12,6 +12,7 @@ import socket
 import sys
 import types
 
+import cores
 import linux
 import walls
 from text import cut
@@ -20,7 +21,7 @@ from wire import MAX_FRAME, Unsendable, decode, encode, frame, recv_frame, send_
 # The lab's own modules in this process, gone before the solution runs: it sees only the standard library.
 LAB_MODULES = ("pytest", "_pytest", "pluggy", "walls", "linux", "levels", "wire", "proxy", "tests_side", "reachable",
                "solution_side", "text", "syntax", "rootfs", "seccomp", "runner", "runs", "slots", "cgroups", "tidy",
-               "pages")
+               "pages", "cores")
 
 # Those modules as the server named them once warm (see name_lab_modules), and how many modules it had then.
 _NAMED: tuple[tuple[str, ...], int] = ((), -1)
@@ -218,6 +219,8 @@ def serve_calls(sock, module):
             request = recv_frame(sock)
         except EOFError:
             return
+        if isinstance(request, dict) and "core" in request:  # the test process keeps to one core now: so do we
+            cores.pin(request["core"])
         try:
             func = getattr(module, request["call"])
             args = decode(request["args"])

@@ -12,6 +12,7 @@ import time
 import types
 
 import cgroups
+import cores
 import linux
 import pages
 import tidy
@@ -165,6 +166,7 @@ def run_tests(session, payload, channel, emit, tests_dir, timeout, deadline):
     if channel.printed:
         emit(event="printed", text="".join(channel.printed), cut=channel.printed_extra)
     emit(event="done")
+    cores.step_aside(channel.pinned)  # if the run moved to one core: the solution's process ends there, this one aside
     channel.end()  # after "done" has gone: the solution's process, woken to end, may run first on this core
 
 
