@@ -42,7 +42,7 @@ def pin_here() -> int | None:
 
 def pin(core) -> int | None:
     """Move this process to `core`; the core, or None where there is none or the move failed."""
-    if type(core) is not int or core < 0:  # noqa: E721 - from the other side of a wall: an int, never a bool
+    if type(core) is not int or core < 0:  # sent from the other side of the wall: an int, never a bool
         return None
     try:
         os.sched_setaffinity(0, {core})

@@ -116,9 +116,10 @@ def test_once_its_pid_namespace_has_ended_the_childs_user_is_not_hunted_process_
     """At the namespaces level the child is the first of a PID namespace: killed through a pidfd, and seen to end, it
     takes every process it started with it, those that left its process group too. No killer runs as its user."""
     scrubbed = []
-    monkeypatch.setattr(slots, "scrub", lambda *args, **kwargs: scrubbed.append(args))
     with Agent(write_agent(tmp_path, LEAVES_ITS_GROUP)) as child:
         uid = child.call("extract_code", "x")
+        # Counted from here: taking a slot that another run left unclean scrubs it first, as it should.
+        monkeypatch.setattr(slots, "scrub", lambda *args, **kwargs: scrubbed.append(args))
     assert not slots.live_users([uid])
     assert scrubbed == []
 
@@ -127,10 +128,11 @@ def test_once_its_pid_namespace_has_ended_the_childs_user_is_not_hunted_process_
 def test_where_the_child_cannot_be_watched_its_user_is_killed_process_by_process(tmp_path, monkeypatch):
     scrubbed = []
     scrub = slots.scrub
-    monkeypatch.setattr(slots, "scrub", lambda *args, **kwargs: scrubbed.append(args) or scrub(*args, **kwargs))
     monkeypatch.setattr("checks.runner.link._children", lambda pid: [])  # a kernel that does not list them
     with Agent(write_agent(tmp_path, LEAVES_ITS_GROUP)) as child:
         uid = child.call("extract_code", "x")
+        # Counted from here: taking a slot that another run left unclean scrubs it first, as it should.
+        monkeypatch.setattr(slots, "scrub", lambda *args, **kwargs: scrubbed.append(args) or scrub(*args, **kwargs))
     assert not slots.live_users([uid])
     assert len(scrubbed) == 1
 
