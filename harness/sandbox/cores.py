@@ -35,7 +35,7 @@ def pin_here() -> int | None:
         return None
     try:
         core = ctypes.CDLL(None).sched_getcpu()
-    except (AttributeError, OSError):
+    except Exception:  # noqa: BLE001 - called inside a test's call to the solution: nothing here may reach the test
         return None
     return pin(core)
 
@@ -46,7 +46,7 @@ def pin(core) -> int | None:
         return None
     try:
         os.sched_setaffinity(0, {core})
-    except (AttributeError, OSError, ValueError, OverflowError):
+    except Exception:  # noqa: BLE001 - in a test's call, or in the solution's side before it answers: never a failure
         return None
     return core
 
@@ -59,5 +59,5 @@ def step_aside(core) -> None:
         return
     try:
         os.sched_setaffinity(0, others)
-    except (AttributeError, OSError, ValueError):
+    except Exception:  # noqa: BLE001 - best effort, after the run's last record
         pass

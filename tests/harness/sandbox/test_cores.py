@@ -101,3 +101,13 @@ def test_the_solutions_side_answers_whatever_the_tests_send_it_about_cores():
         "print(json.dumps(replies))\n")
     assert [sorted(reply) for reply in replies[:3]] == [["raise"]] * 3, replies
     assert replies[3:] == [{"value": 7}, {"value": 8}], replies
+
+
+def test_a_core_that_cannot_be_had_is_no_failure_of_the_test_that_calls():
+    # Inside a test's call to the solution: whatever the kernel or ctypes says, the call goes on unpinned.
+    found = in_a_process(
+        "import ctypes\n"
+        "def refuse(*args):\n    raise MemoryError\n"
+        "os.sched_setaffinity = refuse\n"
+        "print(json.dumps([cores.pin(0), cores.pin_here(), cores.step_aside(0)]))")
+    assert found == [None, None, None]
