@@ -77,7 +77,7 @@ def test_a_run_of_fewer_calls_never_moves():
 
 @TWO_CORES
 @pytest.mark.slow
-def test_runs_of_many_calls_from_two_threads_are_green_each_on_a_core_of_its_own_sides():
+def test_runs_of_many_calls_from_two_threads_are_green_with_both_sides_of_each_on_one_core():
     counting = "def double(x):\n    return 2 * x\n" + WHERE
     tests = ("import os\n\ndef test_many():\n    for i in range(2000):\n        assert double(i) == 2 * i\n"
              "    assert where() == sorted(os.sched_getaffinity(0)) and len(where()) == 1\n")
@@ -106,7 +106,6 @@ def test_the_solutions_side_answers_whatever_the_tests_send_it_about_cores():
 def test_a_core_that_cannot_be_had_is_no_failure_of_the_test_that_calls():
     # Inside a test's call to the solution: whatever the kernel or ctypes says, the call goes on unpinned.
     found = in_a_process(
-        "import ctypes\n"
         "def refuse(*args):\n    raise MemoryError\n"
         "os.sched_setaffinity = refuse\n"
         "print(json.dumps([cores.pin(0), cores.pin_here(), cores.step_aside(0)]))")
