@@ -25,7 +25,7 @@ def test_an_honest_run_stays_green_beside_a_hostile_one(monkeypatch, level, kind
     figures = beside(kind, 20 if kind == "flood" else 10)
     print(f"\n{kind} beside an honest run at {figures['isolation']}: {figures['green']}/{figures['runs']} green "
           f"(up to {figures['processes']} processes on the machine)")
-    assert figures["green"] == figures["runs"], figures
+    assert figures["green"] == figures["runs"], json.dumps(figures)  # a string, shown whole: why runs were not green
 
 
 @pytest.mark.slow
@@ -44,4 +44,4 @@ def test_an_honest_run_stays_green_beside_a_hostile_one_as_another_identity(iden
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     print(f"\n{kind} beside an honest run at {figures['isolation']} ({identity}): {figures['green']}/{figures['runs']} "
           f"green (up to {figures['processes']} processes on the machine)")
-    assert figures["isolation"] == level and figures["green"] == figures["runs"], figures
+    assert figures["isolation"] == level and figures["green"] == figures["runs"], json.dumps(figures)
