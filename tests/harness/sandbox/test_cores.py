@@ -13,7 +13,7 @@ import pytest
 
 import harness
 from harness.sandbox import cores
-from tests.paths import ROOT
+from tests.harness.sandbox.identities import SANDBOX
 
 TWO_CORES = pytest.mark.skipif(len(cores.usable()) < 2, reason="one core here: there is no other core to move to")
 # The solution says where it may run; the tests compare it with where they may run, call after call.
@@ -30,7 +30,7 @@ def test_calls():
 def in_a_process(code: str):
     """Run `code` (which prints JSON) in a process of its own with the sandbox's modules importable by name, as in
     the server: a process moved to a core stays there, and this one runs the rest of the suite."""
-    folders = [str(ROOT / "harness" / "sandbox"), str(ROOT / "harness")]  # text.py, which imports nothing of the lab
+    folders = [str(SANDBOX), str(SANDBOX.parent)]  # and harness/ for text.py, which imports nothing of the lab
     prelude = f"import json, os, sys\nsys.path[:0] = {folders!r}\nimport cores\n"
     done = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, check=True,
                           timeout=60)
